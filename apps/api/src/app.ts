@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { DatabaseHandle } from '#src/db/client.js';
+import type { Env } from '#src/env.js';
+import { HttpProblem } from '#src/lib/problem.js';
+import { authRoutes } from '#src/modules/auth/auth.routes.js';
+import { groupsRoutes } from '#src/modules/groups/groups.routes.js';
+import { HealthRepo } from '#src/modules/health/health.repo.js';
+import { healthRoutes } from '#src/modules/health/health.routes.js';
+import { settingsRoutes } from '#src/modules/settings/settings.routes.js';
+import { usersRoutes } from '#src/modules/users/users.routes.js';
+import { accessPlugin } from '#src/plugins/access.js';
+import { csrfPlugin } from '#src/plugins/csrf.js';
+import { errorHandlerPlugin } from '#src/plugins/error-handler.js';
+import { openapiPlugin, registerOpenapiRoute } from '#src/plugins/openapi.js';
+import { securityHeadersPlugin } from '#src/plugins/security-headers.js';
+import { sessionPlugin } from '#src/plugins/session.js';
+import { staticWebPlugin } from '#src/plugins/static-web.js';
+import { createServices, type Services } from '#src/services.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+export const BODY_LIMIT = 256 * 1024;
+
+/** Log redaction: nothing secret reaches the logs, whatever a later change logs. */
+export const REDACT_PATHS = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.new_password',
+  '*.old_password',
+  '*.token',
+  '*.secret',
+  '*.passwordHash',
+];
+
+export interface BuildAppOptions {
+  env: Env;
+  database: DatabaseHandle;
+  webDist?: string | undefined;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { env, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: env.LOG_LEVEL, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: env.TRUST_PROXY,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { maxParamLength: 256 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('services', createServices(database.db, { sessionTtlMs: env.SESSION_TTL_HOURS * 3600_000 }));
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(errorHandlerPlugin);
+  await app.register(securityHeadersPlugin);
+  await app.register(cookie);
+  if (env.RATE_LIMIT_PER_MINUTE > 0) {
+    await app.register(rateLimit, {
+      max: env.RATE_LIMIT_PER_MINUTE,
+      timeWindow: '1 minute',
+      errorResponseBuilder: (_req, ctx) =>
+        Object.assign(new HttpProblem(429, 'request.rate_limited', `Rate limit exceeded, retry in ${ctx.after}.`), { statusCode: 429 }),
+    });
+  }
+  await app.register(csrfPlugin, { publicUrl: env.PUBLIC_URL });
+  await app.register(sessionPlugin);
+  await app.register(accessPlugin);
+  await app.register(openapiPlugin);
+
+  const secureCookies = env.PUBLIC_URL?.startsWith('https://') ?? false;
+  await app.register(healthRoutes, { health: new HealthRepo(database.db) });
+  await app.register(registerOpenapiRoute);
+  await app.register(authRoutes, { secureCookies, sessionTtlSeconds: env.SESSION_TTL_HOURS * 3600 });
+  await app.register(settingsRoutes);
+  await app.register(usersRoutes);
+  await app.register(groupsRoutes);
+  await app.register(staticWebPlugin, { webDist: options.webDist });
+  return app;
+}

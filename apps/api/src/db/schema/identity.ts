@@ -1,0 +1,89 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    username: text('username').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    passwordHash: text('password_hash'),
+    isActive: boolean('is_active').notNull().default(true),
+    mfaEnabled: boolean('mfa_enabled').notNull().default(false),
+    mfaMethod: text('mfa_method'),
+    enrolled: boolean('enrolled').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
+    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    index('users_created_at_idx').on(t.createdAt),
+  ],
+);
+
+export const groups = pgTable(
+  'groups',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('groups_name_lower_key').on(sql`lower(${t.name})`)],
+);
+
+export const groupMembers = pgTable(
+  'group_members',
+  {
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index('group_members_user_idx').on(t.userId)],
+);
+
+/** Console sessions. `id` is the SHA-256 of the cookie token; the token itself is never stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    state: text('state', { enum: ['active', 'mfa_pending'] }).notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+/** Failure counters for brute-force protection, keyed `user:<lowercase name>` or `ip:<address>`. */
+export const authFailures = pgTable('auth_failures', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull().defaultNow(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+});
+
+/** Singleton row (id = 1): instance branding and module flags. */
+export const settings = pgTable('settings', {
+  id: integer('id').primaryKey(),
+  instanceName: text('instance_name').notNull(),
+  mainLogoUrl: text('main_logo_url').notNull().default(''),
+  navLogoUrl: text('nav_logo_url').notNull().default(''),
+  wireguardEnabled: boolean('wireguard_enabled').notNull().default(true),
+  webhooksEnabled: boolean('webhooks_enabled').notNull().default(true),
+  workerEnabled: boolean('worker_enabled').notNull().default(true),
+  openidEnabled: boolean('openid_enabled').notNull().default(true),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/**
+ * The only place the API reads `process.env`. A bad value stops the process with a message that
+ * names the variable.
+ */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+export const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  DATA_DIR: z.string().min(1).default('./data'),
+  SECRET_KEY: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  ADMIN_PASSWORD: optionalString,
+  PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  WEB_DIST: optionalString,
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(600),
+  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+export class EnvError extends Error {}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new EnvError(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  if (result.data.ADMIN_PASSWORD !== undefined && result.data.ADMIN_PASSWORD.length < 8) {
+    throw new EnvError('Invalid environment configuration:\n  ADMIN_PASSWORD: must be at least 8 characters');
+  }
+  return result.data;
+}
+
+export function loadEnv(): Env {
+  return parseEnv(process.env);
+}

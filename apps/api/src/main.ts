@@ -1,0 +1,62 @@
+import { openDatabase } from '#src/db/client.js';
+import { runMigrations } from '#src/db/migrate.js';
+import { EnvError, loadEnv } from '#src/env.js';
+import { resolveSecretKey } from '#src/lib/secret-key.js';
+import { bootstrap } from '#src/modules/users/bootstrap.service.js';
+import { findWebDist } from '#src/plugins/static-web.js';
+import { buildApp } from './app.js';
+
+async function main(): Promise<void> {
+  let env: ReturnType<typeof loadEnv>;
+  try {
+    env = loadEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const started = Date.now();
+  await resolveSecretKey(env.SECRET_KEY, env.DATA_DIR);
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  await runMigrations(database);
+  const boot = await bootstrap(database.db, env.ADMIN_PASSWORD);
+  if (boot.generatedPassword) {
+    // Printed once to stdout, never through the logger (logs must not hold passwords).
+    process.stdout.write(
+      `\n  Palisade first start: user "admin" created with password: ${boot.generatedPassword}\n  It is shown only once; change it after logging in.\n\n`,
+    );
+  }
+  const webDist = findWebDist(env.WEB_DIST);
+  const app = await buildApp({ env, database, webDist });
+  app.addHook('onClose', async () => database.close());
+  const purge = setInterval(() => void app.services.auth.purgeExpired().catch(() => undefined), 3600_000);
+  purge.unref();
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  await app.listen({ port: env.PORT, host: env.HOST });
+  app.log.info(
+    { database: database.kind, web: webDist ?? 'not built', startupMs: Date.now() - started },
+    `Palisade listening on http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`,
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Palisade failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

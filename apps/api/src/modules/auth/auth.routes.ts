@@ -1,0 +1,63 @@
+import { InfoSchema, LoginBodySchema, LoginSuccessSchema, MfaRequiredSchema, UserSchema } from '@palisade/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { problems } from '#src/lib/route-schemas.js';
+import { APP_VERSION } from '#src/lib/route-schemas.js';
+import { actorOf, clearSessionCookie, SESSION_COOKIE, setSessionCookie } from '#src/plugins/session.js';
+
+export interface AuthRouteOptions {
+  secureCookies: boolean;
+  sessionTtlSeconds: number;
+}
+
+export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, opts) => {
+  const tags = ['auth'];
+
+  app.post(
+    '/api/v1/auth',
+    {
+      schema: {
+        tags,
+        summary: 'Log in with username (or email) and password',
+        body: LoginBodySchema,
+        response: { 200: LoginSuccessSchema, 201: MfaRequiredSchema, ...problems(400, 401, 429) },
+      },
+    },
+    async (request, reply) => {
+      const result = await app.services.auth.login(request.body.username, request.body.password, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+        previousToken: request.cookies[SESSION_COOKIE],
+      });
+      setSessionCookie(reply, result.token, { secure: opts.secureCookies, maxAgeSeconds: opts.sessionTtlSeconds });
+      if (result.kind === 'mfa') return reply.code(201).send(result.body);
+      return reply.code(200).send(result.body);
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/logout',
+    { schema: { tags, summary: 'End the current session', response: { 204: z.null() } } },
+    async (request, reply) => {
+      await app.services.auth.logout(request.cookies[SESSION_COOKIE]);
+      clearSessionCookie(reply, opts.secureCookies);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/v1/me',
+    { schema: { tags, summary: 'The signed-in user', response: { 200: UserSchema, ...problems(401) } } },
+    async (request) => {
+      const me = await app.services.users.getById(actorOf(request).userId);
+      if (!me) throw new Error('session user missing');
+      return me;
+    },
+  );
+
+  app.get(
+    '/api/v1/info',
+    { schema: { tags: ['system'], summary: 'Application information', response: { 200: InfoSchema, ...problems(401) } } },
+    async () => ({ version: APP_VERSION, network_present: false, smtp_enabled: false }),
+  );
+};

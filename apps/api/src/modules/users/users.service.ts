@@ -1,0 +1,162 @@
+import type { CreateUserBody, UpdateUserBody, User, UserList, UserListQuery } from '@palisade/contracts';
+import type { Db } from '#src/db/client.js';
+import { isUniqueViolation } from '#src/lib/db-errors.js';
+import { hashPassword, verifyPassword } from '#src/lib/password.js';
+import { HttpProblem, forbidden } from '#src/lib/problem.js';
+import { SessionsRepo } from '#src/modules/auth/sessions.repo.js';
+import { GroupsRepo } from '#src/modules/groups/groups.repo.js';
+import { withAdminInvariant } from './admin-invariant.js';
+import { toUser } from './users.mapper.js';
+import { type UserRow, UsersRepo } from './users.repo.js';
+
+export interface Actor {
+  userId: number;
+  username: string;
+  isAdmin: boolean;
+  sessionId?: string;
+}
+
+const usernameTaken = () =>
+  new HttpProblem(400, 'user.username_taken', 'Username already in use.', [
+    { path: 'username', code: 'username_taken', message: 'Username already in use' },
+  ]);
+const emailTaken = () =>
+  new HttpProblem(400, 'user.email_taken', 'Email already in use.', [
+    { path: 'email', code: 'email_taken', message: 'Email already in use' },
+  ]);
+export const userNotFound = (username: string) => new HttpProblem(404, 'user.not_found', `User '${username}' does not exist.`);
+
+function uniqueToProblem(error: unknown): never {
+  if (isUniqueViolation(error, 'users_username_lower_key')) throw usernameTaken();
+  if (isUniqueViolation(error, 'users_email_lower_key')) throw emailTaken();
+  throw error;
+}
+
+const sameSet = (a: string[], b: string[]) => {
+  const x = new Set(a.map((v) => v.toLowerCase()));
+  const y = new Set(b.map((v) => v.toLowerCase()));
+  return x.size === y.size && [...x].every((v) => y.has(v));
+};
+
+export class UsersService {
+  readonly #repo: UsersRepo;
+
+  constructor(private readonly db: Db) {
+    this.#repo = new UsersRepo(db);
+  }
+
+  async list(query: UserListQuery): Promise<UserList> {
+    const { rows, total } = await this.#repo.list(query);
+    const records = await this.#repo.withGroups(rows);
+    return { items: records.map(toUser), page: query.page, per_page: query.per_page, total };
+  }
+
+  async require(username: string, repo = this.#repo): Promise<UserRow> {
+    const row = await repo.findByUsername(username);
+    if (!row) throw userNotFound(username);
+    return row;
+  }
+
+  async get(username: string): Promise<User> {
+    const [record] = await this.#repo.withGroups([await this.require(username)]);
+    if (!record) throw userNotFound(username);
+    return toUser(record);
+  }
+
+  async getById(id: number): Promise<User | undefined> {
+    const row = await this.#repo.findById(id);
+    if (!row) return undefined;
+    const [record] = await this.#repo.withGroups([row]);
+    return record ? toUser(record) : undefined;
+  }
+
+  async isAvailable(username: string): Promise<boolean> {
+    return (await this.#repo.findByUsername(username)) === undefined;
+  }
+
+  async create(body: CreateUserBody): Promise<User> {
+    if (await this.#repo.findByUsername(body.username)) throw usernameTaken();
+    if (await this.#repo.findByEmail(body.email)) throw emailTaken();
+    const passwordHash = body.password ? await hashPassword(body.password) : null;
+    const row = await this.#repo
+      .insert({
+        username: body.username,
+        firstName: body.first_name,
+        lastName: body.last_name,
+        email: body.email,
+        phone: body.phone || null,
+        passwordHash,
+      })
+      .catch(uniqueToProblem);
+    return toUser({ ...row, groups: [], isAdmin: false });
+  }
+
+  async update(actor: Actor, username: string, body: UpdateUserBody): Promise<User> {
+    const target = await this.require(username);
+    const [current] = await this.#repo.withGroups([target]);
+    if (!current) throw userNotFound(username);
+    if (!actor.isAdmin) {
+      if (actor.userId !== target.id) throw forbidden();
+      if (body.groups !== undefined && !sameSet(body.groups, current.groups)) throw forbidden('Only administrators can change groups.');
+      if (body.is_active !== undefined && body.is_active !== current.isActive) throw forbidden('Only administrators can change the status.');
+    }
+    if (body.username.toLowerCase() !== target.username.toLowerCase() && (await this.#repo.findByUsername(body.username))) {
+      throw usernameTaken();
+    }
+    if (body.email.toLowerCase() !== target.email.toLowerCase() && (await this.#repo.findByEmail(body.email))) {
+      throw emailTaken();
+    }
+    const deactivating = body.is_active === false && target.isActive;
+    await withAdminInvariant(this.db, async (tx) => {
+      const repo = new UsersRepo(tx);
+      await repo
+        .update(target.id, {
+          username: body.username,
+          firstName: body.first_name,
+          lastName: body.last_name,
+          email: body.email,
+          phone: body.phone || null,
+          ...(actor.isAdmin && body.is_active !== undefined ? { isActive: body.is_active } : {}),
+        })
+        .catch(uniqueToProblem);
+      if (actor.isAdmin && body.groups !== undefined && !sameSet(body.groups, current.groups)) {
+        const found = await new GroupsRepo(tx).findManyByName(body.groups);
+        const missing = body.groups.filter((g) => !found.some((f) => f.name.toLowerCase() === g.toLowerCase()));
+        if (missing.length > 0) {
+          throw new HttpProblem(400, 'group.not_found', `Unknown groups: ${missing.join(', ')}`, [
+            { path: 'groups', code: 'invalid', message: 'Invalid value' },
+          ]);
+        }
+        await new GroupsRepo(tx).setUserGroups(target.id, found.map((g) => g.id));
+      }
+      // Disabling ends every session of the user at once.
+      if (deactivating) await new SessionsRepo(tx).deleteForUser(target.id);
+    });
+    return this.get(body.username);
+  }
+
+  async delete(actor: Actor, username: string): Promise<void> {
+    const target = await this.require(username);
+    if (target.id === actor.userId) throw new HttpProblem(409, 'user.self_delete', 'You cannot delete your own account.');
+    await withAdminInvariant(this.db, (tx) => new UsersRepo(tx).delete(target.id));
+  }
+
+  /** An admin sets another user's password; the user's sessions end. */
+  async setPassword(username: string, newPassword: string): Promise<void> {
+    const target = await this.require(username);
+    await this.#repo.update(target.id, { passwordHash: await hashPassword(newPassword) });
+    await new SessionsRepo(this.db).deleteForUser(target.id);
+  }
+
+  /** A user changes their own password; other sessions of theirs end, this one stays. */
+  async changeOwnPassword(actor: Actor, oldPassword: string, newPassword: string): Promise<void> {
+    const me = await this.#repo.findById(actor.userId);
+    if (!me || !(await verifyPassword(me.passwordHash, oldPassword))) {
+      throw new HttpProblem(400, 'auth.invalid_password', 'The current password is not correct.', [
+        { path: 'old_password', code: 'invalid', message: 'Invalid value' },
+      ]);
+    }
+    await this.#repo.update(me.id, { passwordHash: await hashPassword(newPassword) });
+    await new SessionsRepo(this.db).deleteForUser(me.id, actor.sessionId);
+  }
+}

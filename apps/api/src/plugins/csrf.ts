@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { HttpProblem } from '#src/lib/problem.js';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * API.md §2: unsafe methods are refused when `Sec-Fetch-Site` says cross-site or `Origin` is not
+ * our own. Requests without those headers (scripts, curl) and Bearer-token requests pass.
+ */
+export const csrfPlugin = fp(async (app: FastifyInstance, opts: { publicUrl?: string | undefined }) => {
+  const publicOrigin = opts.publicUrl ? new URL(opts.publicUrl).origin : undefined;
+  app.addHook('onRequest', async (request) => {
+    if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (request.headers.authorization?.startsWith('Bearer ')) return;
+    if (request.headers['sec-fetch-site'] === 'cross-site') {
+      throw new HttpProblem(403, 'auth.csrf', 'Cross-site request refused.');
+    }
+    const origin = request.headers.origin;
+    if (origin === undefined) return;
+    const own = new Set<string>();
+    if (publicOrigin) own.add(publicOrigin);
+    const host = request.headers.host;
+    if (host) {
+      own.add(`http://${host}`);
+      own.add(`https://${host}`);
+    }
+    if (!own.has(origin)) throw new HttpProblem(403, 'auth.csrf', 'Cross-site request refused.');
+  });
+});

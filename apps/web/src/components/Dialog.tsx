@@ -1,0 +1,49 @@
+import { type ReactNode, useId, useRef } from 'react';
+import { createPortal } from 'react-dom';
+import { useTranslation } from '@/i18n/use-translation';
+import { useFocusTrap } from './use-focus-trap';
+
+interface DialogProps {
+  title: string;
+  isOpen: boolean;
+  onClose: () => void;
+  children: ReactNode;
+  footer?: ReactNode;
+  size?: 'sm' | 'md';
+  /** For confirmations: role alertdialog. */
+  isAlert?: boolean;
+}
+
+/** A modal dialog: focus trapped inside, Escape or the backdrop closes it. */
+export function Dialog({ title, isOpen, onClose, children, footer, size = 'md', isAlert = false }: DialogProps) {
+  if (!isOpen) return null;
+  return createPortal(
+    <DialogPanel title={title} onClose={onClose} footer={footer} size={size} isAlert={isAlert}>
+      {children}
+    </DialogPanel>,
+    document.body,
+  );
+}
+
+function DialogPanel({ title, onClose, children, footer, size, isAlert }: Omit<DialogProps, 'isOpen'>) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  useFocusTrap(ref, true, onClose);
+  return (
+    <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div ref={ref} className={`dialog dialog--${size}`} role={isAlert ? 'alertdialog' : 'dialog'} aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
+        <header className="dialog__header">
+          <h2 id={titleId} className="dialog__title">
+            {title}
+          </h2>
+          <button type="button" className="icon-btn" onClick={onClose} aria-label={t('common.closeDialog')} data-skip-autofocus>
+            <span aria-hidden="true">×</span>
+          </button>
+        </header>
+        <div className="dialog__body">{children}</div>
+        {footer ? <footer className="dialog__footer">{footer}</footer> : null}
+      </div>
+    </div>
+  );
+}
