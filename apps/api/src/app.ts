@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DatabaseHandle } from '#src/db/client.js';
 import type { Env } from '#src/env.js';
@@ -47,12 +47,20 @@ export interface BuildAppOptions {
   database: DatabaseHandle;
   webDist?: string | undefined;
   logger?: FastifyServerOptions['logger'];
+  /** Where the default logger writes (stdout when absent); tests capture logs with it. */
+  logStream?: { write(msg: string): void } | undefined;
+  /** Called for every route as it is registered (the route-walking authorization test lists them). */
+  onRoute?: ((route: RouteOptions) => void) | undefined;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { env, database } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: env.LOG_LEVEL, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    logger: options.logger ?? {
+      level: env.LOG_LEVEL,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     bodyLimit: BODY_LIMIT,
     trustProxy: env.TRUST_PROXY,
     requestIdHeader: false,
@@ -63,6 +71,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { maxParamLength: 256 },
   }).withTypeProvider<ZodTypeProvider>();
 
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('services', createServices(database.db, { sessionTtlMs: env.SESSION_TTL_HOURS * 3600_000 }));

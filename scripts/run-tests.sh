@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs the whole Palisade test suite on a fresh Debian machine: installs what it needs (pnpm via
+# npm; PostgreSQL and Chromium via apt when run as root), starts PostgreSQL, then runs lint,
+# type checks, the api-client staleness check, unit and integration tests (real PostgreSQL), the
+# production build and the console end-to-end tests (Playwright driving Debian Chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+export TURBO_TELEMETRY_DISABLED=1 CI=true
+RESULTS="$PWD/.tmp/test-results"
+rm -rf "$RESULTS" && mkdir -p "$RESULTS"
+started=$(date +%s)
+
+require_node
+ensure_pnpm
+if [ ! -x /usr/bin/chromium ]; then
+  say "Installing Chromium (apt) for the console end-to-end tests"
+  apt_install chromium
+fi
+bash scripts/ensure-postgres.sh
+install_dependencies
+
+say "Lint (Biome)"
+pnpm exec biome ci --reporter=summary .
+
+say "Type checks"
+pnpm exec turbo run typecheck --output-logs=errors-only
+
+say "api-client matches the API's OpenAPI document"
+pnpm check:api-client
+
+say "Unit and integration tests (vitest; real PostgreSQL)"
+for pkg in contracts api web; do
+  dir=packages/$pkg; [ -d "$dir" ] || dir=apps/$pkg
+  (cd "$dir" && pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS/vitest-$pkg.json")
+done
+
+say "Production build"
+pnpm exec turbo run build --filter=@palisade/api --filter=@palisade/web --output-logs=errors-only
+
+say "Console end-to-end tests (Playwright + Debian Chromium)"
+(cd e2e && PLAYWRIGHT_JSON_OUTPUT_NAME="$RESULTS/playwright.json" pnpm exec playwright test --reporter=list,json)
+
+node scripts/summarize-tests.mjs "$RESULTS"
+echo "All checks passed in $(( $(date +%s) - started )) s."
