@@ -30,7 +30,7 @@ say "api-client matches the API's OpenAPI document"
 pnpm check:api-client
 
 say "Unit and integration tests (vitest; real PostgreSQL)"
-for pkg in contracts api web; do
+for pkg in contracts wireguard api web; do
   dir=packages/$pkg; [ -d "$dir" ] || dir=apps/$pkg
   (cd "$dir" && pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS/vitest-$pkg.json")
 done
