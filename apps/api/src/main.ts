@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const started = Date.now();
-  await resolveSecretKey(env.SECRET_KEY, env.DATA_DIR);
+  const secretKey = await resolveSecretKey(env.SECRET_KEY, env.DATA_DIR);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   await runMigrations(database);
   const boot = await bootstrap(database.db, env.ADMIN_PASSWORD);
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     );
   }
   const webDist = findWebDist(env.WEB_DIST);
-  const app = await buildApp({ env, database, webDist });
+  const app = await buildApp({ env, database, webDist, secretKey });
   app.addHook('onClose', async () => database.close());
   const purge = setInterval(() => void app.services.auth.purgeExpired().catch(() => undefined), 3600_000);
   purge.unref();

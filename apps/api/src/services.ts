@@ -1,6 +1,10 @@
 import type { Db } from '#src/db/client.js';
+import type { SecretBox } from '#src/lib/crypto.js';
 import { AuthService } from '#src/modules/auth/auth.service.js';
+import { DevicesService } from '#src/modules/devices/devices.service.js';
+import { NetworkDevicesService } from '#src/modules/devices/network-devices.service.js';
 import { GroupsService } from '#src/modules/groups/groups.service.js';
+import { NetworksService } from '#src/modules/networks/networks.service.js';
 import { SettingsService } from '#src/modules/settings/settings.service.js';
 import { UsersService } from '#src/modules/users/users.service.js';
 
@@ -9,13 +13,26 @@ export interface Services {
   users: UsersService;
   groups: GroupsService;
   settings: SettingsService;
+  networks: NetworksService;
+  devices: DevicesService;
+  networkDevices: NetworkDevicesService;
 }
 
-export function createServices(db: Db, options: { sessionTtlMs: number }): Services {
+export interface ServiceOptions {
+  sessionTtlMs: number;
+  secrets: SecretBox;
+  publicUrl: string | undefined;
+}
+
+export function createServices(db: Db, options: ServiceOptions): Services {
+  const settings = new SettingsService(db);
   return {
     auth: new AuthService(db, options.sessionTtlMs),
     users: new UsersService(db),
     groups: new GroupsService(db),
-    settings: new SettingsService(db),
+    settings,
+    networks: new NetworksService(db, options.secrets),
+    devices: new DevicesService(db, settings),
+    networkDevices: new NetworkDevicesService(db, settings, options.publicUrl),
   };
 }

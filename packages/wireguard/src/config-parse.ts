@@ -98,7 +98,12 @@ function applyInterfaceKey(iface: WgInterface, key: string, value: string, line:
       iface.mtu = parseIntIn(value, 576, 65535, line, 'MTU');
       return;
     case 'fwmark':
-      iface.fwMark = value === 'off' ? 0 : /^0x[0-9a-fA-F]{1,8}$/.test(value) ? Number.parseInt(value, 16) : parseIntIn(value, 0, 0xffffffff, line, 'FwMark');
+      iface.fwMark =
+        value === 'off'
+          ? 0
+          : /^0x[0-9a-fA-F]{1,8}$/.test(value)
+            ? Number.parseInt(value, 16)
+            : parseIntIn(value, 0, 0xffffffff, line, 'FwMark');
       return;
     default:
       throw new ConfigParseError(line, `unknown key '${key}' in [Interface]`);

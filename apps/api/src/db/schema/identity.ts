@@ -85,5 +85,9 @@ export const settings = pgTable('settings', {
   webhooksEnabled: boolean('webhooks_enabled').notNull().default(true),
   workerEnabled: boolean('worker_enabled').notNull().default(true),
   openidEnabled: boolean('openid_enabled').notNull().default(true),
+  /** Enterprise settings (spec §6). */
+  adminDeviceManagement: boolean('admin_device_management').notNull().default(false),
+  disableAllTraffic: boolean('disable_all_traffic').notNull().default(false),
+  disableManualConfig: boolean('disable_manual_config').notNull().default(false),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

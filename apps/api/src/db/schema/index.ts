@@ -1,1 +1,2 @@
 export * from './identity.js';
+export * from './networks.js';

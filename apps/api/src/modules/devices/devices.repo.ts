@@ -1,0 +1,131 @@
+import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '#src/db/client.js';
+import { cliTokens, deviceIps, devices, locations, users } from '#src/db/schema/index.js';
+
+export type DeviceRow = typeof devices.$inferSelect;
+export interface DeviceIpRow {
+  deviceId: number;
+  locationId: number;
+  locationName: string;
+  ip: string;
+}
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export class DevicesRepo {
+  constructor(private readonly db: Db) {}
+
+  async insert(values: typeof devices.$inferInsert): Promise<DeviceRow> {
+    const [row] = await this.db.insert(devices).values(values).returning();
+    if (!row) throw new Error('insert returned no row');
+    return row;
+  }
+
+  async findById(id: number): Promise<DeviceRow | undefined> {
+    const [row] = await this.db.select().from(devices).where(eq(devices.id, id)).limit(1);
+    return row;
+  }
+
+  async findByPubkey(pubkey: string): Promise<DeviceRow | undefined> {
+    const [row] = await this.db.select().from(devices).where(eq(devices.wireguardPubkey, pubkey)).limit(1);
+    return row;
+  }
+
+  async findByPubkeys(pubkeys: string[]): Promise<DeviceRow[]> {
+    if (pubkeys.length === 0) return [];
+    return this.db.select().from(devices).where(inArray(devices.wireguardPubkey, pubkeys));
+  }
+
+  async findUserDeviceByName(userId: number, name: string): Promise<DeviceRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(devices)
+      .where(and(eq(devices.kind, 'user'), eq(devices.userId, userId), sql`lower(${devices.name}) = lower(${name})`))
+      .limit(1);
+    return row;
+  }
+
+  async findNetworkDeviceByName(name: string): Promise<DeviceRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(devices)
+      .where(and(eq(devices.kind, 'network'), sql`lower(${devices.name}) = lower(${name})`))
+      .limit(1);
+    return row;
+  }
+
+  async update(id: number, values: Partial<typeof devices.$inferInsert>): Promise<void> {
+    await this.db.update(devices).set(values).where(eq(devices.id, id));
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.delete(devices).where(eq(devices.id, id));
+  }
+
+  async listUserDevicesOf(userId: number): Promise<DeviceRow[]> {
+    return this.db
+      .select()
+      .from(devices)
+      .where(and(eq(devices.kind, 'user'), eq(devices.userId, userId)))
+      .orderBy(asc(devices.id));
+  }
+
+  async ipsOf(deviceIds: number[]): Promise<DeviceIpRow[]> {
+    if (deviceIds.length === 0) return [];
+    return this.db
+      .select({
+        deviceId: deviceIps.deviceId,
+        locationId: deviceIps.locationId,
+        locationName: locations.name,
+        ip: sql<string>`host(${deviceIps.ip})`,
+      })
+      .from(deviceIps)
+      .innerJoin(locations, eq(locations.id, deviceIps.locationId))
+      .where(inArray(deviceIps.deviceId, deviceIds))
+      .orderBy(asc(deviceIps.locationId), asc(deviceIps.ip));
+  }
+
+  async usernamesOf(userIds: number[]): Promise<Map<number, string>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, userIds));
+    return new Map(rows.map((r) => [r.id, r.username]));
+  }
+
+  /** A page of devices of one kind, newest first, with a case-insensitive name/owner search. */
+  async page(
+    kind: 'user' | 'network',
+    query: { page: number; per_page: number; search?: string | undefined },
+  ): Promise<{ rows: DeviceRow[]; total: number }> {
+    const conditions: SQL[] = [eq(devices.kind, kind)];
+    if (query.search) {
+      const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
+      conditions.push(
+        sql`(lower(${devices.name}) like ${pattern} or lower(${devices.wireguardPubkey}) like ${pattern}
+          or lower(coalesce(${devices.description}, '')) like ${pattern}
+          or exists (select 1 from ${users} u where u.id = ${devices.userId} and lower(u.username) like ${pattern})
+          or exists (select 1 from ${locations} l where l.id = ${devices.locationId} and lower(l.name) like ${pattern}))`,
+      );
+    }
+    const where = and(...conditions);
+    // The page walks the (created_at, id) index and stops after per_page rows; the total is a
+    // separate count. One query with count(*) over () would sort every matching row instead.
+    const [rows, counted] = await Promise.all([
+      this.db
+        .select()
+        .from(devices)
+        .where(where)
+        .orderBy(desc(devices.createdAt), desc(devices.id))
+        .limit(query.per_page)
+        .offset((query.page - 1) * query.per_page),
+      this.db
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(devices)
+        .where(where),
+    ]);
+    return { rows, total: counted[0]?.n ?? 0 };
+  }
+
+  async insertCliToken(values: typeof cliTokens.$inferInsert): Promise<void> {
+    await this.db.insert(cliTokens).values(values);
+  }
+}

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, resetDatabase, type TestApp } from '#test/helpers.js';
+import { addDevice, createLocation, newKey } from '#test/network-fixtures.js';
+
+describe('network devices', () => {
+  let t: TestApp;
+  let admin: string;
+  let location: { id: number };
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  beforeEach(async () => {
+    await resetDatabase(t.database);
+    admin = await t.loginAdmin();
+    location = await createLocation(t.app, admin, { address: ['10.100.0.1/24'] });
+  });
+  afterAll(() => t.close());
+
+  const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie: string, payload?: unknown) =>
+    t.app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });
+
+  it('suggests, validates and assigns a chosen address; lists with the spec columns', async () => {
+    await addDevice(t.app, admin, 'admin'); // takes .2
+    expect((await inject('GET', `/api/v1/device/network/ip/${location.id}`, admin)).json()).toEqual({ ips: ['10.100.0.3'] });
+    const check = await inject('POST', `/api/v1/device/network/ip/${location.id}`, admin, { ips: ['10.100.0.2', '10.100.0.1', '10.101.0.5', 'x', '10.100.0.9'] });
+    expect(check.json().results.map((r: { valid: boolean; code?: string }) => r.code ?? 'ok')).toEqual([
+      'network.ip_in_use',
+      'network.ip_outside',
+      'network.ip_outside',
+      'network.ip_invalid',
+      'ok',
+    ]);
+    const res = await inject('POST', '/api/v1/device/network', admin, {
+      name: 'router',
+      location_id: location.id,
+      assigned_ips: ['10.100.0.9'],
+      wireguard_pubkey: newKey(),
+      description: 'branch router',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().device).toMatchObject({ name: 'router', location_id: location.id, assigned_ips: ['10.100.0.9'], added_by: 'admin', description: 'branch router' });
+    expect(res.json().config).toContain('Address = 10.100.0.9/24');
+    const list = (await inject('GET', '/api/v1/device/network?search=branch', admin)).json();
+    expect(list.total).toBe(1);
+    expect(list.items[0]).toMatchObject({ location_name: expect.any(String), added_date: expect.any(String) });
+  });
+
+  it('rejects an address in use with the field error and creates nothing', async () => {
+    await addDevice(t.app, admin, 'admin');
+    const res = await inject('POST', '/api/v1/device/network', admin, { name: 'r', location_id: location.id, assigned_ips: ['10.100.0.2'], wireguard_pubkey: newKey() });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[0]).toMatchObject({ path: 'assigned_ips.0', code: 'network.ip_in_use', message: 'IP already in use' });
+    expect((await inject('GET', '/api/v1/device/network', admin)).json().total).toBe(0);
+  });
+
+  it('never offers MFA-protected locations', async () => {
+    const mfa = await createLocation(t.app, admin, { name: 'secure', address: ['10.102.0.1/24'], mfa_enabled: true });
+    const res = await inject('POST', '/api/v1/device/network', admin, { name: 'r', location_id: mfa.id, wireguard_pubkey: newKey() });
+    expect(res.json().code).toBe('device.mfa_location');
+  });
+
+  it('edits, shows the config of and deletes a network device', async () => {
+    const created = (await inject('POST', '/api/v1/device/network', admin, { name: 'nas', location_id: location.id, wireguard_pubkey: newKey() })).json();
+    expect(created.device.assigned_ips).toEqual(['10.100.0.2']);
+    const id = created.device.id;
+    const edited = await inject('PUT', `/api/v1/device/network/${id}`, admin, { name: 'nas2', assigned_ips: ['10.100.0.50'] });
+    expect(edited.json()).toMatchObject({ name: 'nas2', assigned_ips: ['10.100.0.50'] });
+    expect((await inject('GET', `/api/v1/device/network/${id}/config`, admin)).body).toContain('Address = 10.100.0.50/24');
+    expect((await inject('DELETE', `/api/v1/device/network/${id}`, admin)).statusCode).toBe(204);
+    expect((await inject('GET', `/api/v1/device/network/${id}`, admin)).statusCode).toBe(404);
+  });
+
+  it('issues one-time CLI tokens that are stored only as hashes', async () => {
+    const res = await inject('POST', '/api/v1/device/network/start_cli', admin, { name: 'cli-box', location_id: location.id });
+    expect(res.statusCode).toBe(201);
+    const { token } = res.json();
+    expect(token.length).toBeGreaterThan(20);
+    const rows = ((await t.database.db.execute('select token_hash from cli_tokens')) as unknown as { rows: { token_hash: string }[] }).rows;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.token_hash).not.toContain(token);
+    const created = (await inject('POST', '/api/v1/device/network', admin, { name: 'nas', location_id: location.id, wireguard_pubkey: newKey() })).json();
+    expect((await inject('POST', `/api/v1/device/network/start_cli/${created.device.id}`, admin)).statusCode).toBe(201);
+  });
+
+  it('is admin-only', async () => {
+    const user = await t.createUser('carol');
+    for (const [method, url] of [
+      ['GET', '/api/v1/device/network'],
+      ['GET', `/api/v1/device/network/ip/${location.id}`],
+      ['POST', '/api/v1/device/network/start_cli'],
+    ] as const) {
+      expect((await inject(method, url, user, method === 'POST' ? { name: 'x', location_id: location.id } : undefined)).statusCode).toBe(403);
+    }
+  });
+});

@@ -1,0 +1,252 @@
+import type { NetworkDevice } from '@palisade/contracts';
+import { contains, parseCidr, parseIp } from '@palisade/wireguard';
+import type { Db } from '#src/db/client.js';
+import { randomToken, sha256 } from '#src/lib/crypto.js';
+import { HttpProblem } from '#src/lib/problem.js';
+import { placeDevice, syncUserDevices } from '#src/modules/networks/device-placement.js';
+import { checkIp, findFreeIp } from '#src/modules/networks/ip-allocator.js';
+import { renderDeviceConfig } from '#src/modules/networks/network-config.js';
+import { type LocationRow, NetworksRepo } from '#src/modules/networks/networks.repo.js';
+import { networkNotFound } from '#src/modules/networks/networks.service.js';
+import type { SettingsService } from '#src/modules/settings/settings.service.js';
+import { UsersRepo } from '#src/modules/users/users.repo.js';
+import type { Actor } from '#src/modules/users/users.service.js';
+import { toNetworkDevice } from './devices.mapper.js';
+import { type DeviceRow, DevicesRepo } from './devices.repo.js';
+import { deviceKeyTaken, deviceNameTaken, deviceNotFound, tx, uniqueDeviceProblem } from './devices.service.js';
+
+const CLI_TOKEN_TTL_MS = 24 * 3600_000;
+
+const ipProblem = (index: number, code: string, message: string) =>
+  new HttpProblem(400, code as 'network.ip_in_use', message, [{ path: `assigned_ips.${index}`, code, message }]);
+
+const IP_MESSAGES: Record<string, string> = {
+  'network.ip_invalid': 'Invalid IP',
+  'network.ip_outside': 'IP is outside of the location network',
+  'network.ip_in_use': 'IP already in use',
+};
+
+/** Standalone network devices (servers, routers): one location, admin-managed (spec §3). */
+export class NetworkDevicesService {
+  readonly #repo: DevicesRepo;
+
+  constructor(
+    private readonly db: Db,
+    readonly _settings: SettingsService,
+    private readonly publicUrl: string | undefined,
+  ) {
+    this.#repo = new DevicesRepo(db);
+  }
+
+  async #location(id: number, repo = new NetworksRepo(this.db)): Promise<LocationRow> {
+    const location = await repo.findById(id);
+    if (!location) throw networkNotFound(id);
+    return location;
+  }
+
+  async #require(id: number): Promise<DeviceRow> {
+    const row = await this.#repo.findById(id);
+    if (row?.kind !== 'network') throw deviceNotFound(id);
+    return row;
+  }
+
+  async #view(rows: DeviceRow[]): Promise<NetworkDevice[]> {
+    const ips = await this.#repo.ipsOf(rows.map((r) => r.id));
+    return rows.map((r) => toNetworkDevice(r, ips));
+  }
+
+  async #config(device: DeviceRow): Promise<string> {
+    const location = await this.#location(device.locationId ?? 0);
+    const ips = (await this.#repo.ipsOf([device.id])).map((r) => r.ip);
+    return renderDeviceConfig(location, ips, { disableAllTraffic: false });
+  }
+
+  /** Validates chosen addresses (each in a distinct network of the location) and stores them. */
+  async #assignChosen(t: Db, location: LocationRow, deviceId: number, ips: string[]): Promise<void> {
+    const repo = new NetworksRepo(t);
+    const usedNetworks = new Set<string>();
+    for (const [index, text] of ips.entries()) {
+      const result = await checkIp(repo, location.id, location.addresses, text);
+      if (!result.ok) throw ipProblem(index, result.code, IP_MESSAGES[result.code] ?? 'Invalid IP');
+      if (usedNetworks.has(result.network ?? '')) throw ipProblem(index, 'network.ip_invalid', 'Only one address per location network');
+      usedNetworks.add(result.network ?? '');
+      await repo.insertIp(location.id, deviceId, result.ip);
+    }
+  }
+
+  async list(query: { page: number; per_page: number; search?: string | undefined }) {
+    const { rows, total } = await this.#repo.page('network', query);
+    return { items: await this.#view(rows), page: query.page, per_page: query.per_page, total };
+  }
+
+  async get(id: number): Promise<NetworkDevice> {
+    const [device] = await this.#view([await this.#require(id)]);
+    if (!device) throw deviceNotFound(id);
+    return device;
+  }
+
+  async config(id: number): Promise<string> {
+    return this.#config(await this.#require(id));
+  }
+
+  async create(
+    actor: Actor,
+    body: {
+      name: string;
+      location_id: number;
+      assigned_ips?: string[] | undefined;
+      wireguard_pubkey: string;
+      description?: string | undefined;
+    },
+  ): Promise<{ device: NetworkDevice; config: string }> {
+    const location = await this.#location(body.location_id);
+    if (location.mfaEnabled) {
+      throw new HttpProblem(400, 'device.mfa_location', 'Locations with MFA cannot be used for network devices.', [
+        { path: 'location_id', code: 'invalid', message: 'Invalid value' },
+      ]);
+    }
+    if (await this.#repo.findNetworkDeviceByName(body.name)) throw deviceNameTaken();
+    if (await this.#repo.findByPubkey(body.wireguard_pubkey)) throw deviceKeyTaken();
+    const row = await tx(this.db, async (t) => {
+      const locked = await new NetworksRepo(t).lockById(location.id);
+      if (!locked) throw networkNotFound(location.id);
+      const device = await new DevicesRepo(t).insert({
+        kind: 'network',
+        name: body.name,
+        wireguardPubkey: body.wireguard_pubkey,
+        locationId: location.id,
+        description: body.description || null,
+        addedBy: actor.username,
+      });
+      await this.#assignChosen(t, locked, device.id, body.assigned_ips ?? []);
+      await placeDevice(t, locked, device.id);
+      return device;
+    }).catch(uniqueDeviceProblem);
+    return { device: await this.get(row.id), config: await this.#config(row) };
+  }
+
+  async update(id: number, body: { name: string; assigned_ips: string[]; description?: string | undefined }): Promise<NetworkDevice> {
+    const row = await this.#require(id);
+    const sameName = await this.#repo.findNetworkDeviceByName(body.name);
+    if (sameName && sameName.id !== id) throw deviceNameTaken();
+    await tx(this.db, async (t) => {
+      const location = await new NetworksRepo(t).lockById(row.locationId ?? 0);
+      if (!location) throw networkNotFound(row.locationId ?? 0);
+      await new DevicesRepo(t).update(id, { name: body.name, description: body.description || null });
+      await new NetworksRepo(t).deleteIps(location.id, [id]);
+      await this.#assignChosen(t, location, id, body.assigned_ips);
+      await placeDevice(t, location, id);
+    }).catch(uniqueDeviceProblem);
+    return this.get(id);
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.#require(id);
+    await this.#repo.delete(id);
+  }
+
+  /** The first free address of each network of the location (nothing is reserved). */
+  async suggestIps(locationId: number): Promise<string[]> {
+    const location = await this.#location(locationId);
+    const repo = new NetworksRepo(this.db);
+    const out: string[] = [];
+    for (const address of location.addresses) {
+      const ip = await findFreeIp(repo, location.id, address);
+      if (ip) out.push(ip);
+    }
+    return out;
+  }
+
+  async validateIps(locationId: number, ips: string[]) {
+    const location = await this.#location(locationId);
+    const repo = new NetworksRepo(this.db);
+    const results = [];
+    for (const ip of ips) {
+      const r = await checkIp(repo, location.id, location.addresses, ip);
+      results.push(r.ok ? { ip: r.ip, valid: true } : { ip, valid: false, code: r.code });
+    }
+    return { results };
+  }
+
+  /** A one-time CLI enrollment token (shown once, stored as a hash, valid for 24 h). */
+  async startCli(
+    actor: Actor,
+    spec: { name: string; location_id: number; assigned_ips?: string[] | undefined; description?: string | undefined },
+    deviceId?: number,
+  ) {
+    if (deviceId !== undefined) await this.#require(deviceId);
+    else {
+      const location = await this.#location(spec.location_id);
+      if (location.mfaEnabled) {
+        throw new HttpProblem(400, 'device.mfa_location', 'Locations with MFA cannot be used for network devices.', [
+          { path: 'location_id', code: 'invalid', message: 'Invalid value' },
+        ]);
+      }
+      if (await this.#repo.findNetworkDeviceByName(spec.name)) throw deviceNameTaken();
+    }
+    const token = randomToken(24);
+    const expiresAt = new Date(Date.now() + CLI_TOKEN_TTL_MS);
+    try {
+      await this.#repo.insertCliToken({ tokenHash: sha256(token), deviceId: deviceId ?? null, spec, createdBy: actor.username, expiresAt });
+    } catch (error) {
+      throw Object.assign(new HttpProblem(500, 'token.generation_failed', 'Token generation failed.'), { cause: error });
+    }
+    return { token, expires_at: expiresAt.toISOString(), enrollment_url: this.publicUrl ?? '' };
+  }
+
+  /** Maps peers of an imported config to users (POST /network/{id}/devices). */
+  async mapImported(
+    locationId: number,
+    devices: { name: string; wireguard_pubkey: string; wireguard_ips: string[]; user_id: number }[],
+  ): Promise<void> {
+    await tx(this.db, async (t) => {
+      const networks = new NetworksRepo(t);
+      const location = await networks.lockById(locationId);
+      if (!location) throw networkNotFound(locationId);
+      const repo = new DevicesRepo(t);
+      for (const [index, item] of devices.entries()) {
+        const field = (name: string, code: string, message: string) =>
+          new HttpProblem(400, 'validation.failed', message, [{ path: `devices.${index}.${name}`, code, message }]);
+        if (!(await new UsersRepo(t).findById(item.user_id))) throw field('user_id', 'invalid', 'Unknown user.');
+        if (!(await networks.locationIdsForUser(item.user_id)).includes(locationId)) {
+          throw field('user_id', 'invalid', 'This user may not use this location (allowed groups).');
+        }
+        const existing = await repo.findByPubkey(item.wireguard_pubkey);
+        const device =
+          existing ??
+          (await repo
+            .insert({ kind: 'user', name: item.name, wireguardPubkey: item.wireguard_pubkey, userId: item.user_id })
+            .catch((error: unknown) => {
+              try {
+                uniqueDeviceProblem(error);
+              } catch (problem) {
+                if (problem instanceof HttpProblem)
+                  throw field(
+                    problem.code === 'device.key_taken' ? 'wireguard_pubkey' : 'name',
+                    problem.errors?.[0]?.code ?? 'invalid',
+                    problem.detail ?? 'Invalid value',
+                  );
+                throw problem;
+              }
+            }));
+        await networks.deleteIps(locationId, [device.id]);
+        for (const ipText of item.wireguard_ips) {
+          const ip = parseIp(ipText);
+          const inside =
+            ip &&
+            location.addresses.some((a) => {
+              const c = parseCidr(a);
+              return c !== undefined && contains(c, ip);
+            });
+          if (!inside) throw field('wireguard_ips', 'network.ip_outside', 'IP is outside of the location network');
+          const check = await checkIp(networks, locationId, location.addresses, ipText);
+          if (!check.ok) throw field('wireguard_ips', check.code, IP_MESSAGES[check.code] ?? 'Invalid IP');
+          await networks.insertIp(locationId, device.id, check.ip);
+        }
+        await placeDevice(t, location, device.id);
+      }
+      // New devices also join the other locations their owners may use.
+      for (const userId of new Set(devices.map((d) => d.user_id))) await syncUserDevices(t, userId);
+    });
+  }
+}

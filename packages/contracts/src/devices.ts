@@ -1,0 +1,106 @@
+import { isValidKey } from '@palisade/wireguard';
+import { z } from 'zod';
+import { PageQuerySchema, paged } from './common.js';
+import { LIMITS, requiredString } from './validation.js';
+
+export const wireguardKeySchema = z
+  .string({ error: (i) => (i.input === undefined ? 'required' : 'invalid_type') })
+  .trim()
+  .refine((v) => isValidKey(v), { error: 'device.invalid_key' });
+
+export const deviceNameSchema = requiredString(LIMITS.groupNameMax);
+
+export const DeviceNetworkInfoSchema = z.object({
+  network_id: z.number().int(),
+  network_name: z.string(),
+  device_wireguard_ips: z.array(z.string()),
+  last_connected_at: z.string().optional(),
+  last_connected_ip: z.string().optional(),
+  is_active: z.boolean(),
+});
+
+/** API.md §3 fixed shape. */
+export const DeviceSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    wireguard_pubkey: z.string(),
+    user_id: z.number().int(),
+    username: z.string().optional(),
+    created: z.string(),
+    networks: z.array(DeviceNetworkInfoSchema).optional(),
+  })
+  .meta({ id: 'Device' });
+export type Device = z.infer<typeof DeviceSchema>;
+
+export const DeviceConfigSchema = z.object({
+  network_id: z.number().int(),
+  network_name: z.string(),
+  assigned_ips: z.array(z.string()),
+  config: z.string(),
+});
+export type DeviceConfig = z.infer<typeof DeviceConfigSchema>;
+
+export const CreateDeviceBodySchema = z.strictObject({ name: deviceNameSchema, wireguard_pubkey: wireguardKeySchema });
+export const UpdateDeviceBodySchema = CreateDeviceBodySchema;
+export const CreatedDeviceSchema = z.object({ device: DeviceSchema, configs: z.array(DeviceConfigSchema) }).meta({ id: 'CreatedDevice' });
+
+export const DeviceIdParamsSchema = z.strictObject({ id: z.coerce.number({ error: 'number' }).int().min(1).max(2_147_483_647) });
+export const DeviceConfigParamsSchema = z.strictObject({
+  network_id: z.coerce.number({ error: 'number' }).int().min(1).max(2_147_483_647),
+  device_id: z.coerce.number({ error: 'number' }).int().min(1).max(2_147_483_647),
+});
+
+export const DeviceListQuerySchema = PageQuerySchema;
+export const DeviceListSchema = paged(DeviceSchema).meta({ id: 'DeviceList' });
+
+/** API.md §3 fixed shape. */
+export const NetworkDeviceSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    location_id: z.number().int(),
+    location_name: z.string(),
+    assigned_ips: z.array(z.string()),
+    description: z.string().optional(),
+    added_by: z.string(),
+    added_date: z.string(),
+    wireguard_pubkey: z.string(),
+  })
+  .meta({ id: 'NetworkDevice' });
+export type NetworkDevice = z.infer<typeof NetworkDeviceSchema>;
+
+export const CreateNetworkDeviceBodySchema = z.strictObject({
+  name: deviceNameSchema,
+  location_id: z.number({ error: 'required' }).int().min(1),
+  assigned_ips: z.array(z.string().max(64)).max(16).optional(),
+  wireguard_pubkey: wireguardKeySchema,
+  description: z.string().trim().max(1024, { error: 'max_length' }).optional(),
+});
+export const UpdateNetworkDeviceBodySchema = z.strictObject({
+  name: deviceNameSchema,
+  assigned_ips: z.array(z.string().max(64)).min(1).max(16),
+  description: z.string().trim().max(1024, { error: 'max_length' }).optional(),
+});
+export const CreatedNetworkDeviceSchema = z
+  .object({ device: NetworkDeviceSchema, config: z.string() })
+  .meta({ id: 'CreatedNetworkDevice' });
+export const NetworkDeviceListQuerySchema = PageQuerySchema;
+export const NetworkDeviceListSchema = paged(NetworkDeviceSchema).meta({ id: 'NetworkDeviceList' });
+
+export const LocationIdParamsSchema = z.strictObject({ locationId: z.coerce.number({ error: 'number' }).int().min(1).max(2_147_483_647) });
+export const LocationParamsSchema = z.strictObject({ location: z.coerce.number({ error: 'number' }).int().min(1).max(2_147_483_647) });
+export const SuggestedIpsSchema = z.object({ ips: z.array(z.string()) });
+export const ValidateIpsBodySchema = z.strictObject({ ips: z.array(z.string().max(64)).min(1).max(16) });
+export const ValidateIpsResultSchema = z.object({
+  results: z.array(z.object({ ip: z.string(), valid: z.boolean(), code: z.string().optional() })),
+});
+
+/** CLI enrollment token for a network device: shown once, stored hashed. */
+export const CliTokenSchema = z.object({ token: z.string(), expires_at: z.string(), enrollment_url: z.string() }).meta({ id: 'CliToken' });
+export const StartCliBodySchema = z.strictObject({
+  name: deviceNameSchema,
+  location_id: z.number({ error: 'required' }).int().min(1),
+  assigned_ips: z.array(z.string().max(64)).max(16).optional(),
+  description: z.string().trim().max(1024, { error: 'max_length' }).optional(),
+});
