@@ -2,7 +2,8 @@
 # Runs the whole Palisade test suite on a fresh Debian machine: installs what it needs (pnpm via
 # npm; PostgreSQL and Chromium via apt when run as root), starts PostgreSQL, then runs lint,
 # type checks, the api-client staleness check, unit and integration tests (real PostgreSQL), the
-# production build and the console end-to-end tests (Playwright driving Debian Chromium).
+# production build, the console end-to-end tests (Playwright driving Debian Chromium) and the
+# system tests (real WireGuard tooling and wireguard-go in network namespaces; needs root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -16,6 +17,10 @@ ensure_pnpm
 if [ ! -x /usr/bin/chromium ]; then
   say "Installing Chromium (apt) for the console end-to-end tests"
   apt_install chromium
+fi
+if ! command -v wg >/dev/null || ! command -v wireguard-go >/dev/null || ! command -v nft >/dev/null; then
+  say "Installing WireGuard tools, wireguard-go and nftables (apt) for the system tests"
+  apt_install wireguard-tools wireguard-go nftables iproute2 iputils-ping
 fi
 bash scripts/ensure-postgres.sh
 install_dependencies
@@ -40,6 +45,9 @@ pnpm exec turbo run build --filter=@palisade/api --filter=@palisade/web --output
 
 say "Console end-to-end tests (Playwright + Debian Chromium)"
 (cd e2e && PLAYWRIGHT_JSON_OUTPUT_NAME="$RESULTS/playwright.json" pnpm exec playwright test --reporter=list,json)
+
+say "System tests (real WireGuard tooling in network namespaces)"
+(cd e2e && PLAYWRIGHT_JSON_OUTPUT_NAME="$RESULTS/playwright-system.json" pnpm exec playwright test -c playwright.system.config.ts --reporter=list,json)
 
 node scripts/summarize-tests.mjs "$RESULTS"
 echo "All checks passed in $(( $(date +%s) - started )) s."

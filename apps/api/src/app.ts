@@ -5,16 +5,21 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOpt
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DatabaseHandle } from '#src/db/client.js';
 import type { Env } from '#src/env.js';
+import { SecretBox } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import { authRoutes } from '#src/modules/auth/auth.routes.js';
+import { devicesRoutes } from '#src/modules/devices/devices.routes.js';
+import { networkDevicesRoutes } from '#src/modules/devices/network-devices.routes.js';
 import { groupsRoutes } from '#src/modules/groups/groups.routes.js';
 import { HealthRepo } from '#src/modules/health/health.repo.js';
 import { healthRoutes } from '#src/modules/health/health.routes.js';
+import { networksRoutes } from '#src/modules/networks/networks.routes.js';
 import { settingsRoutes } from '#src/modules/settings/settings.routes.js';
 import { usersRoutes } from '#src/modules/users/users.routes.js';
 import { accessPlugin } from '#src/plugins/access.js';
 import { csrfPlugin } from '#src/plugins/csrf.js';
-import { errorHandlerPlugin } from '#src/plugins/error-handler.js';
+import { errorHandlerPlugin, sendFrameworkError } from '#src/plugins/error-handler.js';
+import { inputGuardPlugin } from '#src/plugins/input-guard.js';
 import { openapiPlugin, registerOpenapiRoute } from '#src/plugins/openapi.js';
 import { securityHeadersPlugin } from '#src/plugins/security-headers.js';
 import { sessionPlugin } from '#src/plugins/session.js';
@@ -46,6 +51,8 @@ export interface BuildAppOptions {
   env: Env;
   database: DatabaseHandle;
   webDist?: string | undefined;
+  /** Key material for secrets at rest; main.ts passes SECRET_KEY or the DATA_DIR key file. */
+  secretKey?: string;
   logger?: FastifyServerOptions['logger'];
   /** Where the default logger writes (stdout when absent); tests capture logs with it. */
   logStream?: { write(msg: string): void } | undefined;
@@ -69,12 +76,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       return typeof incoming === 'string' && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     },
     routerOptions: { maxParamLength: 256 },
+    // Router errors (bad URL encoding, over-long params) bypass the error handler: problem+json too.
+    frameworkErrors: sendFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  // API.md: JSON bodies only. Fastify parses text/plain by default; that must be a 415 instead.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.decorate('services', createServices(database.db, { sessionTtlMs: env.SESSION_TTL_HOURS * 3600_000 }));
+  const secrets = SecretBox.fromSecret(options.secretKey ?? env.SECRET_KEY ?? randomUUID());
+  app.decorate(
+    'services',
+    createServices(database.db, { sessionTtlMs: env.SESSION_TTL_HOURS * 3600_000, secrets, publicUrl: env.PUBLIC_URL }),
+  );
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -93,6 +108,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(csrfPlugin, { publicUrl: env.PUBLIC_URL });
   await app.register(sessionPlugin);
   await app.register(accessPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(openapiPlugin);
 
   const secureCookies = env.PUBLIC_URL?.startsWith('https://') ?? false;
@@ -102,6 +118,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(settingsRoutes);
   await app.register(usersRoutes);
   await app.register(groupsRoutes);
+  await app.register(networksRoutes);
+  await app.register(devicesRoutes);
+  await app.register(networkDevicesRoutes);
   await app.register(staticWebPlugin, { webDist: options.webDist });
   return app;
 }

@@ -1,8 +1,18 @@
 /** Test database addresses. Tests (not src/) may read process.env directly. */
-export const ADMIN_DATABASE_URL =
-  process.env.TEST_DATABASE_URL ?? 'postgres://palisade:palisade@127.0.0.1:5432/postgres';
+export const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://palisade:palisade@127.0.0.1:5432/postgres';
 
-export const TEMPLATE_DATABASE = 'palisade_test_template';
+/**
+ * Databases are named per test run (`palisade_test_<pid of the vitest main process>_…`): several
+ * engineers share one PostgreSQL, and two runs must not drop each other's template or workers.
+ * global-setup sets PALISADE_TEST_RUN before the workers start; they inherit it.
+ */
+export function runPrefix(): string {
+  return `palisade_test_${process.env.PALISADE_TEST_RUN ?? 'local'}`;
+}
+
+export function templateDatabase(): string {
+  return `${runPrefix()}_template`;
+}
 
 export function databaseUrl(name: string): string {
   const url = new URL(ADMIN_DATABASE_URL);
@@ -12,5 +22,5 @@ export function databaseUrl(name: string): string {
 
 export function workerDatabaseName(): string {
   const id = process.env.VITEST_POOL_ID ?? process.env.VITEST_WORKER_ID ?? '0';
-  return `palisade_test_w${id}`;
+  return `${runPrefix()}_w${id}`;
 }

@@ -1,11 +1,11 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '#src/app.js';
+import { type BuildAppOptions, buildApp } from '#src/app.js';
 import { type DatabaseHandle, openDatabase } from '#src/db/client.js';
 import { parseEnv } from '#src/env.js';
 import { bootstrap } from '#src/modules/users/bootstrap.service.js';
-import { ADMIN_DATABASE_URL, databaseUrl, TEMPLATE_DATABASE, workerDatabaseName } from './db-urls.js';
+import { ADMIN_DATABASE_URL, databaseUrl, templateDatabase, workerDatabaseName } from './db-urls.js';
 
 export const ADMIN_PASSWORD = 'Admin123!test';
 export const USER_PASSWORD = 'Passw0rd!user';
@@ -20,7 +20,7 @@ export function ensureWorkerDatabase(): Promise<string> {
     await admin.connect();
     try {
       await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.query(`create database ${name} template ${TEMPLATE_DATABASE}`);
+      await admin.query(`create database ${name} template ${templateDatabase()}`);
     } finally {
       await admin.end();
     }
@@ -29,9 +29,21 @@ export function ensureWorkerDatabase(): Promise<string> {
   return workerDbReady;
 }
 
+export interface RequestOptions {
+  cookie?: string | undefined;
+  payload?: unknown;
+  query?: Record<string, string | string[]>;
+  headers?: Record<string, string>;
+  remoteAddress?: string;
+}
+
 export interface TestApp {
   app: FastifyInstance;
   database: DatabaseHandle;
+  /** `app.inject` with the usual options spelled shortly. */
+  request(method: HttpMethod, url: string, options?: RequestOptions): Promise<LightMyRequestResponse>;
+  /** Creates a user through the API as the given admin and returns its User body. */
+  newUser(adminCookie: string, username: string, extra?: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Signs in and returns the cookie header value for later requests. */
   login(username: string, password: string): Promise<string>;
   loginAdmin(): Promise<string>;
@@ -40,20 +52,58 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+let deleteScript: Promise<string> | undefined;
+
+/**
+ * `delete from` every public table, referencing tables first (computed from the foreign keys, so
+ * tables added by later migrations are covered too). DELETE is much faster than TRUNCATE here.
+ */
+function deleteAllScript(database: DatabaseHandle): Promise<string> {
+  deleteScript ??= (async () => {
+    const rows = <T>(r: unknown) => (r as { rows: T[] }).rows;
+    const tables = rows<{ name: string }>(
+      await database.db.execute(sql`select tablename as name from pg_tables where schemaname = 'public'`),
+    ).map((r) => r.name);
+    const edges = rows<{ child: string; parent: string }>(
+      await database.db.execute(sql`select c.relname as child, p.relname as parent from pg_constraint k
+        join pg_class c on c.oid = k.conrelid join pg_class p on p.oid = k.confrelid
+        where k.contype = 'f' and k.connamespace = 'public'::regnamespace and k.conrelid <> k.confrelid`),
+    );
+    const order: string[] = [];
+    const left = new Set(tables);
+    while (left.size > 0) {
+      const free = [...left].filter((t) => !edges.some((e) => e.parent === t && e.child !== t && left.has(e.child)));
+      const next = free.length > 0 ? free : [...left];
+      for (const t of next) {
+        order.push(t);
+        left.delete(t);
+      }
+    }
+    return order.map((t) => `delete from "${t}"`).join('; ');
+  })();
+  return deleteScript;
+}
+
+/** Empties every table, as before the first start. */
+export async function emptyDatabase(database: DatabaseHandle): Promise<void> {
+  await database.db.execute(sql.raw(await deleteAllScript(database)));
+}
+
 /** Empties every table and re-runs first-start bootstrap (user `admin`, password ADMIN_PASSWORD). */
 export async function resetDatabase(database: DatabaseHandle): Promise<void> {
-  await database.db.execute(
-    sql`truncate table users, groups, group_members, sessions, auth_failures, settings restart identity cascade`,
-  );
+  await emptyDatabase(database);
   await bootstrap(database.db, ADMIN_PASSWORD);
 }
 
-export async function createTestApp(envOverrides: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  envOverrides: Record<string, string> = {},
+  buildOptions: Pick<BuildAppOptions, 'webDist' | 'logStream' | 'onRoute' | 'logger'> = {},
+): Promise<TestApp> {
   const url = await ensureWorkerDatabase();
   const env = parseEnv({ DATABASE_URL: url, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', ...envOverrides });
   const database = await openDatabase({ databaseUrl: url, dataDir: '/nonexistent', poolSize: 5 });
   await resetDatabase(database);
-  const app = await buildApp({ env, database, logger: false });
+  const app = await buildApp({ env, database, logger: false, ...buildOptions });
   await app.ready();
 
   const login = async (username: string, password: string) => {
@@ -62,9 +112,24 @@ export async function createTestApp(envOverrides: Record<string, string> = {}): 
     return cookieOf(res);
   };
   const loginAdmin = () => login('admin', ADMIN_PASSWORD);
+  const request = (method: HttpMethod, url: string, options: RequestOptions = {}) =>
+    app.inject({
+      method,
+      url,
+      ...(options.query ? { query: options.query } : {}),
+      ...(options.payload !== undefined ? { payload: options.payload as string } : {}),
+      ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+      headers: { ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers },
+    });
   return {
     app,
     database,
+    request,
+    async newUser(adminCookie, username, extra = {}) {
+      const res = await request('POST', '/api/v1/user', { cookie: adminCookie, payload: userBody(username, extra) });
+      if (res.statusCode !== 201) throw new Error(`create ${username} failed: ${res.statusCode} ${res.body}`);
+      return res.json();
+    },
     login,
     loginAdmin,
     async createUser(username, extra = {}) {
@@ -89,6 +154,53 @@ export async function createTestApp(envOverrides: Record<string, string> = {}): 
       await database.close();
     },
   };
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+
+/** A valid POST /user body (password USER_PASSWORD) with `extra` merged in. */
+export function userBody(username: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    username,
+    first_name: 'Test',
+    last_name: username,
+    email: `${username}@example.com`,
+    password: USER_PASSWORD,
+    ...extra,
+  };
+}
+
+/** A PUT /user/{username} body built from a User response, with `changes` applied. */
+export function updateBody(user: Record<string, unknown>, changes: Record<string, unknown> = {}): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    username: user.username,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    email: user.email,
+    is_active: user.is_active,
+    groups: user.groups,
+  };
+  if (user.phone !== undefined) body.phone = user.phone;
+  return { ...body, ...changes };
+}
+
+/** The rows of the identity tables as one string: equal strings mean nothing was written. */
+export async function snapshot(database: DatabaseHandle): Promise<string> {
+  const tables = ['users', 'groups', 'group_members', 'settings'] as const;
+  const parts: unknown[] = [];
+  for (const table of tables) {
+    const result = await database.db.execute(sql.raw(`select * from ${table} order by 1, 2`));
+    parts.push(table, (result as unknown as { rows: unknown[] }).rows);
+  }
+  return JSON.stringify(parts);
+}
+
+/** Problem+json responses: status, content type and the stable code. */
+export function problemOf(res: LightMyRequestResponse): { status: number; code: string; body: Record<string, unknown> } {
+  const type = String(res.headers['content-type'] ?? '');
+  if (!type.startsWith('application/problem+json')) throw new Error(`not a problem response: ${res.statusCode} ${type} ${res.body}`);
+  const body = res.json();
+  return { status: res.statusCode, code: body.code, body };
 }
 
 export function cookieOf(res: LightMyRequestResponse): string {

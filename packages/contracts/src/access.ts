@@ -6,9 +6,11 @@
  * - `public`: anyone, no session needed.
  * - `user`: any signed-in, active user.
  * - `self_or_admin`: a signed-in user acting on themselves (route param `username`), or an admin.
+ * - `owner_or_admin`: a signed-in user; the service lets only the object's owner (or an admin)
+ *   through and answers 403 otherwise (devices addressed by id).
  * - `admin`: members of a group with the admin flag.
  */
-export type Access = 'public' | 'user' | 'self_or_admin' | 'admin';
+export type Access = 'public' | 'user' | 'self_or_admin' | 'owner_or_admin' | 'admin';
 
 export interface RouteRule {
   access: Access;
@@ -26,6 +28,8 @@ export const ROUTE_ACCESS = {
   'GET /api/v1/settings': rule('admin', 'settings.read'),
   'PUT /api/v1/settings': rule('admin', 'settings.update'),
   'PATCH /api/v1/settings': rule('admin', 'settings.update'),
+  'GET /api/v1/settings_enterprise': rule('user', 'settings.read_enterprise'),
+  'PATCH /api/v1/settings_enterprise': rule('admin', 'settings.update_enterprise'),
 
   'POST /api/v1/auth': rule('public', 'auth.login'),
   'POST /api/v1/auth/logout': rule('public', 'auth.logout'),
@@ -49,6 +53,33 @@ export const ROUTE_ACCESS = {
   'POST /api/v1/groups-assign': rule('admin', 'group.assign'),
   'POST /api/v1/group/:group': rule('admin', 'group.add_member'),
   'DELETE /api/v1/group/:group/user/:username': rule('admin', 'group.remove_member'),
+
+  'GET /api/v1/network': rule('admin', 'network.list'),
+  'POST /api/v1/network': rule('admin', 'network.create'),
+  'POST /api/v1/network/import': rule('admin', 'network.import'),
+  'POST /api/v1/network/:id/devices': rule('admin', 'network.map_devices'),
+  'GET /api/v1/network/:id': rule('admin', 'network.read'),
+  'PUT /api/v1/network/:id': rule('admin', 'network.update'),
+  'DELETE /api/v1/network/:id': rule('admin', 'network.delete'),
+  'GET /api/v1/network/:network_id/device/:device_id/config': rule('owner_or_admin', 'device.read_config'),
+
+  'POST /api/v1/device/:username': rule('self_or_admin', 'device.create'),
+  'GET /api/v1/device': rule('admin', 'device.list'),
+  'GET /api/v1/device/user/:username': rule('self_or_admin', 'device.list_for_user'),
+  'GET /api/v1/device/:id': rule('owner_or_admin', 'device.read'),
+  'PUT /api/v1/device/:id': rule('owner_or_admin', 'device.update'),
+  'DELETE /api/v1/device/:id': rule('owner_or_admin', 'device.delete'),
+
+  'GET /api/v1/device/network': rule('admin', 'network_device.list'),
+  'POST /api/v1/device/network': rule('admin', 'network_device.create'),
+  'GET /api/v1/device/network/ip/:locationId': rule('admin', 'network_device.suggest_ip'),
+  'POST /api/v1/device/network/ip/:location': rule('admin', 'network_device.validate_ip'),
+  'POST /api/v1/device/network/start_cli': rule('admin', 'network_device.start_cli'),
+  'POST /api/v1/device/network/start_cli/:id': rule('admin', 'network_device.start_cli'),
+  'GET /api/v1/device/network/:id': rule('admin', 'network_device.read'),
+  'PUT /api/v1/device/network/:id': rule('admin', 'network_device.update'),
+  'DELETE /api/v1/device/network/:id': rule('admin', 'network_device.delete'),
+  'GET /api/v1/device/network/:id/config': rule('admin', 'network_device.read_config'),
 } as const satisfies Record<string, RouteRule>;
 
 export type RouteKey = keyof typeof ROUTE_ACCESS;

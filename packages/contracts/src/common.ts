@@ -1,9 +1,20 @@
 import { z } from 'zod';
 import { LIMITS } from './validation.js';
 
+/**
+ * A page number from the query string: decimal digits only (`z.coerce.number` alone would also
+ * read `0x10`, `1e3` or ` 7 `), then range-checked.
+ */
+const pageNumber = (max: number, fallback: number) =>
+  z
+    .union([z.number({ error: 'number' }), z.string({ error: 'number' }).regex(/^[0-9]{1,9}$/, { error: 'number' })], { error: 'number' })
+    .optional()
+    .transform((v) => (v === undefined ? fallback : Number(v)))
+    .pipe(z.number().int({ error: 'number' }).min(1, { error: 'min_value' }).max(max, { error: 'max_value' }));
+
 export const PageQuerySchema = z.strictObject({
-  page: z.coerce.number({ error: 'number' }).int({ error: 'number' }).min(1, { error: 'min_value' }).max(1_000_000, { error: 'max_value' }).default(1),
-  per_page: z.coerce.number({ error: 'number' }).int({ error: 'number' }).min(1, { error: 'min_value' }).max(200, { error: 'max_value' }).default(50),
+  page: pageNumber(1_000_000, 1),
+  per_page: pageNumber(200, 50),
   search: z.string().trim().max(LIMITS.searchMax, { error: 'max_length' }).optional(),
 });
 

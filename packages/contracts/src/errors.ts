@@ -31,6 +31,23 @@ export const ERROR_CODES = [
   'group.member_not_found',
   'group.protected',
   'license.required',
+  'network.not_found',
+  'network.name_taken',
+  'network.ip_in_use',
+  'network.ip_invalid',
+  'network.ip_outside',
+  'network.full',
+  'network.import_invalid',
+  'network.delete_failed',
+  'device.not_found',
+  'device.name_taken',
+  'device.key_taken',
+  'device.invalid_key',
+  'device.management_locked',
+  'device.config_disabled',
+  'device.mfa_location',
+  'token.generation_failed',
+  'token.invalid',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -57,6 +74,17 @@ export const FIELD_CODES = [
   'min_value',
   'max_value',
   'number',
+  'network.address_with_mask',
+  'network.endpoint',
+  'network.port',
+  'network.max_port',
+  'network.allowed_ip',
+  'network.dns',
+  'network.ip_in_use',
+  'network.ip_invalid',
+  'network.ip_outside',
+  'device.invalid_key',
+  'device.name_taken',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 

@@ -5,7 +5,7 @@ const logoUrl = z
   .string({ error: 'invalid_type' })
   .trim()
   .max(LIMITS.urlMax, { error: 'max_length' })
-  .refine((v) => v === '' || v.startsWith('/') || /^https?:\/\/[^\s]+$/i.test(v), { error: 'invalid' });
+  .refine((v) => v === '' || (v.startsWith('/') && !v.startsWith('//')) || /^https?:\/\/[^\s/][^\s]*$/i.test(v), { error: 'invalid' });
 
 /** Global settings: instance branding and module flags (spec §3). */
 export const SettingsSchema = z

@@ -21,7 +21,8 @@ export const requiredString = (max: number) =>
   z
     .string({ error: (i) => (i.input === undefined ? 'required' : 'invalid_type') })
     .trim()
-    .min(1, { error: 'required' })
+    // An empty field is only "required": the pattern rules below would add noise.
+    .min(1, { error: 'required', abort: true })
     .max(max, { error: 'max_length' });
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
@@ -50,9 +51,8 @@ export const passwordSchema = z
   .refine((v) => /[A-Z]/.test(v), { error: 'password.uppercase' })
   .refine((v) => /[a-z]/.test(v), { error: 'password.lowercase' });
 
-export const groupNameSchema = requiredString(LIMITS.groupNameMax).refine(
-  (v) => /^[A-Za-z0-9 ._-]+$/.test(v),
-  { error: 'no_special_chars' },
-);
+export const groupNameSchema = requiredString(LIMITS.groupNameMax).refine((v) => /^[A-Za-z0-9 ._-]+$/.test(v), {
+  error: 'no_special_chars',
+});
 
 export const personNameSchema = requiredString(LIMITS.nameMax);

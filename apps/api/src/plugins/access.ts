@@ -28,7 +28,7 @@ export const accessPlugin = fp(async (app: FastifyInstance) => {
     const rule = request.routeOptions.config.rule;
     if (!rule || rule.access === 'public') return;
     const session = request.session;
-    if (!session || session.state !== 'active') {
+    if (session?.state !== 'active') {
       if (session?.state === 'mfa_pending') throw new HttpProblem(401, 'auth.mfa_required', 'Multi-factor authentication is required.');
       throw new HttpProblem(401, 'auth.unauthenticated', 'You need to sign in.');
     }

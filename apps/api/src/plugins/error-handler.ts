@@ -18,6 +18,7 @@ const STATUS_CODES: Record<number, HttpProblem['code']> = {
   404: 'request.not_found',
   405: 'request.method_not_allowed',
   413: 'request.too_large',
+  414: 'request.malformed',
   415: 'request.unsupported_media_type',
   429: 'request.rate_limited',
 };
@@ -93,13 +94,32 @@ export function toProblem(error: FastifyError | HttpProblem | Error): HttpProble
   return undefined;
 }
 
+/**
+ * Drizzle's query errors carry the bound parameters (password hashes, personal data) in their
+ * message, stack and `params`: log the SQL text and the database's own error, never the values.
+ */
+export function loggableError(error: Error): Error {
+  const e = error as Error & { query?: unknown; params?: unknown };
+  if (typeof e.query !== 'string' || !Array.isArray(e.params)) return error;
+  const safe = new Error(`Failed query: ${e.query}`, { cause: e.cause });
+  safe.name = error.name;
+  const frames = (error.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
+  safe.stack = [`${safe.name}: ${safe.message}`, ...frames].join('\n');
+  return safe;
+}
+
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const problem = toProblem(error);
     if (problem) return sendProblem(reply, request, problem);
-    request.log.error({ err: error }, 'unhandled error');
+    request.log.error({ err: loggableError(error) }, 'unhandled error');
     return sendProblem(reply, request, new HttpProblem(500, 'internal', 'Error has occurred.'));
   });
 });
+
+/** Fastify's `frameworkErrors`: errors raised by the router before any route runs. */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  sendProblem(reply, request, toProblem(error) ?? new HttpProblem(400, 'request.malformed', 'The request URL is not valid.'));
+}
 
 export { sendProblem };

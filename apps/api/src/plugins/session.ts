@@ -15,7 +15,7 @@ declare module 'fastify' {
 /** The caller as services see it; only fully authenticated sessions count. */
 export function actorOf(request: FastifyRequest): Actor {
   const s = request.session;
-  if (!s || s.state !== 'active') throw new Error('actorOf called on a route without an authenticated session');
+  if (s?.state !== 'active') throw new Error('actorOf called on a route without an authenticated session');
   return { userId: s.userId, username: s.username, isAdmin: s.isAdmin, sessionId: s.sessionId };
 }
 

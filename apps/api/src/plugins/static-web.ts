@@ -6,9 +6,7 @@ import fp from 'fastify-plugin';
 import { HttpProblem } from '#src/lib/problem.js';
 
 export function findWebDist(explicit: string | undefined): string | undefined {
-  const candidates = explicit
-    ? [explicit]
-    : ['../../web/dist', '../../../web/dist'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+  const candidates = explicit ? [explicit] : ['../../web/dist', '../../../web/dist'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
   return candidates.find((dir) => existsSync(`${dir}/index.html`));
 }
 

@@ -21,11 +21,14 @@ export class AuthFailuresRepo {
     return rows.map((r) => r.key);
   }
 
-  /** Counts one failure atomically; starts a new window when the old one has passed. */
-  async recordFailure(key: string, policy: FailurePolicy): Promise<void> {
+  /**
+   * Counts one failure atomically; starts a new window when the old one has passed. Returns the
+   * count in the current window, this failure included.
+   */
+  async recordFailure(key: string, policy: FailurePolicy): Promise<number> {
     const window = `${policy.windowSeconds} seconds`;
     const lock = `${policy.lockSeconds} seconds`;
-    await this.db.execute(sql`
+    const result = await this.db.execute(sql`
       insert into ${authFailures} (key, failures, window_started_at, locked_until)
       values (${key}, 1, now(), case when 1 >= ${policy.limit} then now() + ${lock}::interval else null end)
       on conflict (key) do update set
@@ -34,7 +37,19 @@ export class AuthFailuresRepo {
         locked_until = case
           when (case when ${authFailures.windowStartedAt} < now() - ${window}::interval then 1 else ${authFailures.failures} + 1 end) >= ${policy.limit}
           then now() + ${lock}::interval
-          else ${authFailures.lockedUntil} end`);
+          else ${authFailures.lockedUntil} end
+      returning ${authFailures.failures} as failures`);
+    const [row] = (result as unknown as { rows: { failures: number }[] }).rows;
+    return Number(row?.failures ?? 0);
+  }
+
+  /** Takes back one counted attempt (a login that succeeded); lifts a lock it may have set. */
+  async forgive(key: string, policy: FailurePolicy): Promise<void> {
+    await this.db.execute(sql`
+      update ${authFailures} set
+        failures = greatest(${authFailures.failures} - 1, 0),
+        locked_until = case when ${authFailures.failures} - 1 < ${policy.limit} then null else ${authFailures.lockedUntil} end
+      where ${authFailures.key} = ${key}`);
   }
 
   async clear(key: string): Promise<void> {

@@ -58,6 +58,6 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, o
   app.get(
     '/api/v1/info',
     { schema: { tags: ['system'], summary: 'Application information', response: { 200: InfoSchema, ...problems(401) } } },
-    async () => ({ version: APP_VERSION, network_present: false, smtp_enabled: false }),
+    async () => ({ version: APP_VERSION, network_present: await app.services.networks.isAnyPresent(), smtp_enabled: false }),
   );
 };

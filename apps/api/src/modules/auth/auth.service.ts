@@ -21,9 +21,7 @@ export interface LoginContext {
   previousToken: string | undefined;
 }
 
-export type LoginResult =
-  | { kind: 'success'; token: string; body: LoginSuccess }
-  | { kind: 'mfa'; token: string; body: MfaRequired };
+export type LoginResult = { kind: 'success'; token: string; body: LoginSuccess } | { kind: 'mfa'; token: string; body: MfaRequired };
 
 const TOUCH_AFTER_MS = 5 * 60 * 1000;
 
@@ -42,20 +40,25 @@ export class AuthService {
   }
 
   async login(login: string, password: string, ctx: LoginContext): Promise<LoginResult> {
-    const userKey = `user:${login.toLowerCase()}`;
+    const user = await this.#users.findByLogin(login);
+    // One counter per account, whether it is addressed by username or by email address.
+    const userKey = `user:${(user?.username ?? login).toLowerCase()}`;
     const ipKey = `ip:${ctx.ip}`;
     if ((await this.#failures.lockedKeys([userKey, ipKey])).length > 0) {
       throw new HttpProblem(429, 'auth.too_many_attempts', TOO_MANY_ATTEMPTS_DETAIL);
     }
-    const user = await this.#users.findByLogin(login);
-    const valid = await verifyPassword(user?.passwordHash, password);
-    if (!user || !valid) {
-      await this.#failures.recordFailure(userKey, USERNAME_POLICY);
-      await this.#failures.recordFailure(ipKey, IP_POLICY);
-      throw new HttpProblem(401, 'auth.invalid_credentials', 'Invalid username or password.');
+    // Each attempt is counted before the password is checked (and taken back when it is right), so
+    // parallel guesses cannot all pass the lock check above before any failure is recorded.
+    const userAttempts = await this.#failures.recordFailure(userKey, USERNAME_POLICY);
+    const ipAttempts = await this.#failures.recordFailure(ipKey, IP_POLICY);
+    if (userAttempts > USERNAME_POLICY.limit || ipAttempts > IP_POLICY.limit) {
+      throw new HttpProblem(429, 'auth.too_many_attempts', TOO_MANY_ATTEMPTS_DETAIL);
     }
-    if (!user.isActive) throw new HttpProblem(401, 'auth.user_disabled', 'This account is disabled.');
+    const valid = await verifyPassword(user?.passwordHash, password);
+    if (!user || !valid) throw new HttpProblem(401, 'auth.invalid_credentials', 'Invalid username or password.');
     await this.#failures.clear(userKey);
+    await this.#failures.forgive(ipKey, IP_POLICY);
+    if (!user.isActive) throw new HttpProblem(401, 'auth.user_disabled', 'This account is disabled.');
     if (ctx.previousToken) await this.#sessions.delete(sha256(ctx.previousToken));
 
     const token = randomToken();

@@ -48,9 +48,7 @@ export class SessionsRepo {
   }
 
   async deleteForUser(userId: number, exceptSessionId?: string): Promise<void> {
-    await this.db
-      .delete(sessions)
-      .where(and(eq(sessions.userId, userId), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined));
+    await this.db.delete(sessions).where(and(eq(sessions.userId, userId), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined));
   }
 
   async deleteExpired(): Promise<number> {

@@ -62,6 +62,19 @@ export class DevicesRepo {
     await this.db.delete(devices).where(eq(devices.id, id));
   }
 
+  /** Which of `userIds` own at least one device (chunked: one query per 10,000 ids). */
+  async usersWithDevices(userIds: number[]): Promise<number[]> {
+    const out: number[] = [];
+    for (let i = 0; i < userIds.length; i += 10_000) {
+      const rows = await this.db
+        .selectDistinct({ userId: devices.userId })
+        .from(devices)
+        .where(and(eq(devices.kind, 'user'), inArray(devices.userId, userIds.slice(i, i + 10_000))));
+      for (const r of rows) if (r.userId !== null) out.push(r.userId);
+    }
+    return out;
+  }
+
   async listUserDevicesOf(userId: number): Promise<DeviceRow[]> {
     return this.db
       .select()

@@ -11,7 +11,10 @@ export class GroupsRepo {
   constructor(private readonly db: Db) {}
 
   async list(): Promise<GroupRecord[]> {
-    const rows = await this.db.select().from(groups).orderBy(asc(sql`lower(${groups.name})`));
+    const rows = await this.db
+      .select()
+      .from(groups)
+      .orderBy(asc(sql`lower(${groups.name})`));
     return this.withMembers(rows);
   }
 
@@ -23,7 +26,10 @@ export class GroupsRepo {
   async findManyByName(names: string[]): Promise<GroupRow[]> {
     if (names.length === 0) return [];
     const lowered = [...new Set(names.map((n) => n.toLowerCase()))];
-    return this.db.select().from(groups).where(inArray(sql`lower(${groups.name})`, lowered));
+    return this.db
+      .select()
+      .from(groups)
+      .where(inArray(sql`lower(${groups.name})`, lowered));
   }
 
   async withMembers(rows: GroupRow[]): Promise<GroupRecord[]> {
@@ -32,7 +38,12 @@ export class GroupsRepo {
       .select({ groupId: groupMembers.groupId, username: users.username })
       .from(groupMembers)
       .innerJoin(users, eq(users.id, groupMembers.userId))
-      .where(inArray(groupMembers.groupId, rows.map((r) => r.id)))
+      .where(
+        inArray(
+          groupMembers.groupId,
+          rows.map((r) => r.id),
+        ),
+      )
       .orderBy(asc(sql`lower(${users.username})`));
     return rows.map((row) => ({ ...row, members: members.filter((m) => m.groupId === row.id).map((m) => m.username) }));
   }

@@ -19,7 +19,13 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/v1/group-info',
-    { schema: { tags, summary: 'Groups with ids, members and admin flag', response: { 200: z.array(GroupInfoSchema), ...problems(401, 403) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Groups with ids, members and admin flag',
+        response: { 200: z.array(GroupInfoSchema), ...problems(401, 403) },
+      },
+    },
     () => groups.listInfo(),
   );
 
@@ -31,7 +37,9 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/v1/group',
-    { schema: { tags, summary: 'Create a group', body: CreateGroupBodySchema, response: { 201: GroupSchema, ...problems(400, 401, 403) } } },
+    {
+      schema: { tags, summary: 'Create a group', body: CreateGroupBodySchema, response: { 201: GroupSchema, ...problems(400, 401, 403) } },
+    },
     async (request, reply) => reply.code(201).send(await groups.create(request.body)),
   );
 
@@ -57,7 +65,14 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/api/v1/group/:name',
-    { schema: { tags, summary: 'Delete a group', params: GroupNameParamsSchema, response: { 204: z.null(), ...problems(401, 403, 404, 409) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete a group',
+        params: GroupNameParamsSchema,
+        response: { 204: z.null(), ...problems(401, 403, 404, 409) },
+      },
+    },
     async (request, reply) => {
       await groups.delete(request.params.name);
       return reply.code(204).send(null);
@@ -66,7 +81,14 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/v1/groups-assign',
-    { schema: { tags, summary: 'Add users to groups', body: GroupsAssignBodySchema, response: { 204: z.null(), ...problems(400, 401, 403) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Add users to groups',
+        body: GroupsAssignBodySchema,
+        response: { 204: z.null(), ...problems(400, 401, 403) },
+      },
+    },
     async (request, reply) => {
       await groups.assign(request.body);
       return reply.code(204).send(null);
@@ -89,7 +111,14 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/api/v1/group/:group/user/:username',
-    { schema: { tags, summary: 'Remove a user from a group', params: GroupMemberParamsSchema, response: { 204: z.null(), ...problems(401, 403, 404, 409) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Remove a user from a group',
+        params: GroupMemberParamsSchema,
+        response: { 204: z.null(), ...problems(401, 403, 404, 409) },
+      },
+    },
     async (request, reply) => {
       await groups.removeMember(request.params.group, request.params.username);
       return reply.code(204).send(null);

@@ -2,6 +2,8 @@ import type { CreateGroupBody, Group, GroupInfo, GroupsAssignBody, UpdateGroupBo
 import type { Db } from '#src/db/client.js';
 import { isUniqueViolation } from '#src/lib/db-errors.js';
 import { HttpProblem } from '#src/lib/problem.js';
+import { DevicesRepo } from '#src/modules/devices/devices.repo.js';
+import { syncUserDevices } from '#src/modules/networks/device-placement.js';
 import { withAdminInvariant } from '#src/modules/users/admin-invariant.js';
 import { UsersRepo } from '#src/modules/users/users.repo.js';
 import { type GroupRecord, type GroupRow, GroupsRepo } from './groups.repo.js';
@@ -15,20 +17,21 @@ const groupNotFound = (name: string) => new HttpProblem(404, 'group.not_found', 
 
 /** Resolves usernames to ids; unknown names are a 400 naming them. */
 async function resolveUsers(tx: Db, usernames: string[], path: string): Promise<number[]> {
-  const repo = new UsersRepo(tx);
-  const ids: number[] = [];
-  const missing: string[] = [];
-  for (const name of new Set(usernames.map((u) => u.toLowerCase()))) {
-    const row = await repo.findByUsername(name);
-    if (row) ids.push(row.id);
-    else missing.push(name);
-  }
+  // One query for the whole list: a body may name thousands of users.
+  const found = await new UsersRepo(tx).findManyByUsername(usernames);
+  const known = new Set(found.map((u) => u.username.toLowerCase()));
+  const missing = [...new Set(usernames.map((u) => u.toLowerCase()))].filter((u) => !known.has(u));
+  const ids = found.map((u) => u.id);
   if (missing.length > 0) {
-    throw new HttpProblem(400, 'group.member_not_found', `Unknown users: ${missing.join(', ')}`, [
-      { path, code: 'invalid', message: 'Invalid value' },
-    ]);
+    const shown = missing.length > 20 ? `${missing.slice(0, 20).join(', ')} and ${missing.length - 20} more` : missing.join(', ');
+    throw new HttpProblem(400, 'group.member_not_found', `Unknown users: ${shown}`, [{ path, code: 'invalid', message: 'Invalid value' }]);
   }
   return ids;
+}
+
+/** Group membership decides which locations a user's devices join (location allowed groups). */
+async function syncDevicesOf(tx: Db, userIds: number[]): Promise<void> {
+  for (const userId of await new DevicesRepo(tx).usersWithDevices([...new Set(userIds)])) await syncUserDevices(tx, userId);
 }
 
 export class GroupsService {
@@ -67,6 +70,7 @@ export class GroupsService {
         const memberIds = await resolveUsers(tx, body.members ?? [], 'members');
         const row = await repo.insert(body.name, body.is_admin ?? false);
         await repo.addMembers(memberIds.map((userId) => ({ groupId: row.id, userId })));
+        await syncDevicesOf(tx, memberIds);
         return row;
       })
       .catch((error: unknown) => {
@@ -82,7 +86,12 @@ export class GroupsService {
     await withAdminInvariant(this.db, async (tx) => {
       const repo = new GroupsRepo(tx);
       await repo.update(group.id, { name: body.name, ...(body.is_admin !== undefined ? { isAdmin: body.is_admin } : {}) });
-      if (body.members !== undefined) await repo.replaceMembers(group.id, await resolveUsers(tx, body.members, 'members'));
+      if (body.members !== undefined) {
+        const before = (await repo.withMembers([group]))[0]?.members ?? [];
+        const after = await resolveUsers(tx, body.members, 'members');
+        await repo.replaceMembers(group.id, after);
+        await syncDevicesOf(tx, [...after, ...(await resolveUsers(tx, before, 'members'))]);
+      }
     }).catch((error: unknown) => {
       if (isUniqueViolation(error, 'groups_name_lower_key')) throw nameTaken();
       throw error;
@@ -92,7 +101,12 @@ export class GroupsService {
 
   async delete(name: string): Promise<void> {
     const group = await this.#require(name);
-    await withAdminInvariant(this.db, (tx) => new GroupsRepo(tx).delete(group.id));
+    await withAdminInvariant(this.db, async (tx) => {
+      const repo = new GroupsRepo(tx);
+      const members = (await repo.withMembers([group]))[0]?.members ?? [];
+      await repo.delete(group.id);
+      await syncDevicesOf(tx, await resolveUsers(tx, members, 'members'));
+    });
   }
 
   async assign(body: GroupsAssignBody): Promise<void> {
@@ -108,6 +122,7 @@ export class GroupsService {
       }
       const userIds = await resolveUsers(tx, body.users, 'users');
       await repo.addMembers(groups.flatMap((g) => userIds.map((userId) => ({ groupId: g.id, userId }))));
+      await syncDevicesOf(tx, userIds);
     });
   }
 
@@ -119,7 +134,11 @@ export class GroupsService {
         { path: 'username', code: 'invalid', message: 'Invalid value' },
       ]);
     }
-    await this.#repo.addMembers([{ groupId: group.id, userId: user.id }]);
+    await this.db.transaction(async (txRaw) => {
+      const tx = txRaw as unknown as Db;
+      await new GroupsRepo(tx).addMembers([{ groupId: group.id, userId: user.id }]);
+      await syncDevicesOf(tx, [user.id]);
+    });
     return this.get(group.name);
   }
 
@@ -130,6 +149,7 @@ export class GroupsService {
     await withAdminInvariant(this.db, async (tx) => {
       const removed = await new GroupsRepo(tx).removeMember(group.id, user.id);
       if (!removed) throw new HttpProblem(404, 'group.member_not_found', `'${username}' is not a member of '${group.name}'.`);
+      await syncDevicesOf(tx, [user.id]);
     });
   }
 }

@@ -6,7 +6,10 @@ import type { HealthRepo } from './health.repo.js';
 export const healthRoutes: FastifyPluginAsyncZod<{ health: HealthRepo }> = async (app, { health }) => {
   app.get(
     '/api/v1/health',
-    { schema: { tags: ['system'], summary: 'Liveness and database check', response: { 200: HealthSchema, ...problems(503) } }, config: { rateLimit: false } },
+    {
+      schema: { tags: ['system'], summary: 'Liveness and database check', response: { 200: HealthSchema, ...problems(503) } },
+      config: { rateLimit: false },
+    },
     async () => {
       await health.ping();
       return { status: 'ok' as const, database: 'ok' as const };

@@ -1,4 +1,11 @@
-import { PatchSettingsBodySchema, SettingsEssentialsSchema, SettingsSchema, UpdateSettingsBodySchema } from '@palisade/contracts';
+import {
+  EnterpriseSettingsSchema,
+  PatchEnterpriseSettingsBodySchema,
+  PatchSettingsBodySchema,
+  SettingsEssentialsSchema,
+  SettingsSchema,
+  UpdateSettingsBodySchema,
+} from '@palisade/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { problems } from '#src/lib/route-schemas.js';
 
@@ -21,7 +28,12 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/v1/settings',
     {
-      schema: { tags, summary: 'Replace global settings', body: UpdateSettingsBodySchema, response: { 200: SettingsSchema, ...problems(400, 401, 403) } },
+      schema: {
+        tags,
+        summary: 'Replace global settings',
+        body: UpdateSettingsBodySchema,
+        response: { 200: SettingsSchema, ...problems(400, 401, 403) },
+      },
     },
     (request) => settings.update(request.body),
   );
@@ -29,8 +41,38 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/api/v1/settings',
     {
-      schema: { tags, summary: 'Change some global settings', body: PatchSettingsBodySchema, response: { 200: SettingsSchema, ...problems(400, 401, 403) } },
+      schema: {
+        tags,
+        summary: 'Change some global settings',
+        body: PatchSettingsBodySchema,
+        response: { 200: SettingsSchema, ...problems(400, 401, 403) },
+      },
     },
     (request) => settings.update(request.body),
+  );
+
+  app.get(
+    '/api/v1/settings_enterprise',
+    {
+      schema: {
+        tags,
+        summary: 'Enterprise settings (device management lock, all-traffic, manual config)',
+        response: { 200: EnterpriseSettingsSchema, ...problems(401) },
+      },
+    },
+    () => settings.getEnterprise(),
+  );
+
+  app.patch(
+    '/api/v1/settings_enterprise',
+    {
+      schema: {
+        tags,
+        summary: 'Change enterprise settings',
+        body: PatchEnterpriseSettingsBodySchema,
+        response: { 200: EnterpriseSettingsSchema, ...problems(400, 401, 403) },
+      },
+    },
+    (request) => settings.updateEnterprise(request.body),
   );
 };

@@ -1,4 +1,4 @@
-import type { PatchSettingsBody, Settings } from '@palisade/contracts';
+import type { EnterpriseSettings, PatchEnterpriseSettingsBody, PatchSettingsBody, Settings } from '@palisade/contracts';
 import type { Db } from '#src/db/client.js';
 import { SettingsRepo, type SettingsRow } from './settings.repo.js';
 
@@ -10,6 +10,12 @@ export const toSettings = (row: SettingsRow): Settings => ({
   webhooks_enabled: row.webhooksEnabled,
   worker_enabled: row.workerEnabled,
   openid_enabled: row.openidEnabled,
+});
+
+export const toEnterpriseSettings = (row: SettingsRow): EnterpriseSettings => ({
+  admin_device_management: row.adminDeviceManagement,
+  disable_all_traffic: row.disableAllTraffic,
+  disable_manual_config: row.disableManualConfig,
 });
 
 export class SettingsService {
@@ -34,5 +40,18 @@ export class SettingsService {
       ...(body.openid_enabled !== undefined && { openidEnabled: body.openid_enabled }),
     });
     return toSettings(row);
+  }
+
+  async getEnterprise(): Promise<EnterpriseSettings> {
+    return toEnterpriseSettings(await this.#repo.get());
+  }
+
+  async updateEnterprise(body: PatchEnterpriseSettingsBody): Promise<EnterpriseSettings> {
+    const row = await this.#repo.update({
+      ...(body.admin_device_management !== undefined && { adminDeviceManagement: body.admin_device_management }),
+      ...(body.disable_all_traffic !== undefined && { disableAllTraffic: body.disable_all_traffic }),
+      ...(body.disable_manual_config !== undefined && { disableManualConfig: body.disable_manual_config }),
+    });
+    return toEnterpriseSettings(row);
   }
 }

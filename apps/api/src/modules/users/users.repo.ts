@@ -30,6 +30,16 @@ export class UsersRepo {
     return row;
   }
 
+  /** Users whose name matches one of `usernames`, case-insensitively, in one query. */
+  async findManyByUsername(usernames: string[]): Promise<Pick<UserRow, 'id' | 'username'>[]> {
+    if (usernames.length === 0) return [];
+    const lowered = [...new Set(usernames.map((u) => u.toLowerCase()))];
+    return this.db
+      .select({ id: users.id, username: users.username })
+      .from(users)
+      .where(inArray(sql`lower(${users.username})`, lowered));
+  }
+
   /** Login accepts the username or the email address. */
   async findByLogin(login: string): Promise<UserRow | undefined> {
     const [row] = await this.db
@@ -57,7 +67,12 @@ export class UsersRepo {
       .select({ userId: groupMembers.userId, name: groups.name, isAdmin: groups.isAdmin })
       .from(groupMembers)
       .innerJoin(groups, eq(groups.id, groupMembers.groupId))
-      .where(inArray(groupMembers.userId, rows.map((r) => r.id)))
+      .where(
+        inArray(
+          groupMembers.userId,
+          rows.map((r) => r.id),
+        ),
+      )
       .orderBy(asc(groups.name));
     return rows.map((row) => {
       const mine = memberships.filter((m) => m.userId === row.id);
@@ -78,16 +93,22 @@ export class UsersRepo {
     const where = conditions.length > 0 ? and(...conditions) : undefined;
     const descending = query.sort.startsWith('-');
     const column = SORTS[query.sort.replace(/^-/, '') as keyof typeof SORTS];
-    const rows = await this.db
-      .select({ user: users, total: sql<number>`count(*) over ()`.mapWith(Number) })
-      .from(users)
-      .where(where)
-      .orderBy(descending ? desc(column) : asc(column), asc(users.id))
-      .limit(query.per_page)
-      .offset((query.page - 1) * query.per_page);
-    if (rows.length > 0) return { rows: rows.map((r) => r.user), total: rows[0]?.total ?? 0 };
-    const [count] = await this.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(users).where(where);
-    return { rows: [], total: count?.n ?? 0 };
+    // The page walks an index in sort order and stops after per_page rows; the total is a
+    // separate count. count(*) over () would make every page sort all matching users.
+    const [rows, counted] = await Promise.all([
+      this.db
+        .select()
+        .from(users)
+        .where(where)
+        .orderBy(descending ? desc(column) : asc(column), asc(users.id))
+        .limit(query.per_page)
+        .offset((query.page - 1) * query.per_page),
+      this.db
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(users)
+        .where(where),
+    ]);
+    return { rows, total: counted[0]?.n ?? 0 };
   }
 
   async insert(values: typeof users.$inferInsert): Promise<UserRow> {

@@ -22,7 +22,12 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/v1/user',
     {
-      schema: { tags, summary: 'List users (paged, searchable)', querystring: UserListQuerySchema, response: { 200: UserListSchema, ...problems(400, 401, 403) } },
+      schema: {
+        tags,
+        summary: 'List users (paged, searchable)',
+        querystring: UserListQuerySchema,
+        response: { 200: UserListSchema, ...problems(400, 401, 403) },
+      },
     },
     (request) => users.list(request.query),
   );
@@ -36,14 +41,26 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/user/available',
     {
-      schema: { tags, summary: 'Is a username free?', body: UsernameAvailableBodySchema, response: { 200: UsernameAvailableSchema, ...problems(400, 401, 403) } },
+      schema: {
+        tags,
+        summary: 'Is a username free?',
+        body: UsernameAvailableBodySchema,
+        response: { 200: UsernameAvailableSchema, ...problems(400, 401, 403) },
+      },
     },
     async (request) => ({ available: await users.isAvailable(request.body.username) }),
   );
 
   app.put(
     '/api/v1/user/change_password',
-    { schema: { tags, summary: 'Change your own password', body: ChangePasswordBodySchema, response: { 204: z.null(), ...problems(400, 401) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Change your own password',
+        body: ChangePasswordBodySchema,
+        response: { 204: z.null(), ...problems(400, 401) },
+      },
+    },
     async (request, reply) => {
       await users.changeOwnPassword(actorOf(request), request.body.old_password, request.body.new_password);
       return reply.code(204).send(null);
@@ -72,7 +89,14 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/api/v1/user/:username',
-    { schema: { tags, summary: 'Delete a user', params: UsernameParamsSchema, response: { 204: z.null(), ...problems(401, 403, 404, 409) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete a user',
+        params: UsernameParamsSchema,
+        response: { 204: z.null(), ...problems(401, 403, 404, 409) },
+      },
+    },
     async (request, reply) => {
       await users.delete(actorOf(request), request.params.username);
       return reply.code(204).send(null);

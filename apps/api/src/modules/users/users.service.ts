@@ -5,6 +5,7 @@ import { hashPassword, verifyPassword } from '#src/lib/password.js';
 import { HttpProblem, forbidden } from '#src/lib/problem.js';
 import { SessionsRepo } from '#src/modules/auth/sessions.repo.js';
 import { GroupsRepo } from '#src/modules/groups/groups.repo.js';
+import { syncUserDevices } from '#src/modules/networks/device-placement.js';
 import { withAdminInvariant } from './admin-invariant.js';
 import { toUser } from './users.mapper.js';
 import { type UserRow, UsersRepo } from './users.repo.js';
@@ -24,6 +25,13 @@ const emailTaken = () =>
   new HttpProblem(400, 'user.email_taken', 'Email already in use.', [
     { path: 'email', code: 'email_taken', message: 'Email already in use' },
   ]);
+/**
+ * Names that would collide with static routes under `/user/` (`PUT /user/change_password` would
+ * never reach `PUT /user/{username}` for a user of that name): treated as taken.
+ */
+const RESERVED_USERNAMES = new Set(['change_password', 'available']);
+const isReserved = (username: string) => RESERVED_USERNAMES.has(username.toLowerCase());
+
 export const userNotFound = (username: string) => new HttpProblem(404, 'user.not_found', `User '${username}' does not exist.`);
 
 function uniqueToProblem(error: unknown): never {
@@ -71,11 +79,11 @@ export class UsersService {
   }
 
   async isAvailable(username: string): Promise<boolean> {
-    return (await this.#repo.findByUsername(username)) === undefined;
+    return !isReserved(username) && (await this.#repo.findByUsername(username)) === undefined;
   }
 
   async create(body: CreateUserBody): Promise<User> {
-    if (await this.#repo.findByUsername(body.username)) throw usernameTaken();
+    if (isReserved(body.username) || (await this.#repo.findByUsername(body.username))) throw usernameTaken();
     if (await this.#repo.findByEmail(body.email)) throw emailTaken();
     const passwordHash = body.password ? await hashPassword(body.password) : null;
     const row = await this.#repo
@@ -98,9 +106,13 @@ export class UsersService {
     if (!actor.isAdmin) {
       if (actor.userId !== target.id) throw forbidden();
       if (body.groups !== undefined && !sameSet(body.groups, current.groups)) throw forbidden('Only administrators can change groups.');
-      if (body.is_active !== undefined && body.is_active !== current.isActive) throw forbidden('Only administrators can change the status.');
+      if (body.is_active !== undefined && body.is_active !== current.isActive)
+        throw forbidden('Only administrators can change the status.');
     }
-    if (body.username.toLowerCase() !== target.username.toLowerCase() && (await this.#repo.findByUsername(body.username))) {
+    if (
+      body.username.toLowerCase() !== target.username.toLowerCase() &&
+      (isReserved(body.username) || (await this.#repo.findByUsername(body.username)))
+    ) {
       throw usernameTaken();
     }
     if (body.email.toLowerCase() !== target.email.toLowerCase() && (await this.#repo.findByEmail(body.email))) {
@@ -127,7 +139,11 @@ export class UsersService {
             { path: 'groups', code: 'invalid', message: 'Invalid value' },
           ]);
         }
-        await new GroupsRepo(tx).setUserGroups(target.id, found.map((g) => g.id));
+        await new GroupsRepo(tx).setUserGroups(
+          target.id,
+          found.map((g) => g.id),
+        );
+        await syncUserDevices(tx, target.id);
       }
       // Disabling ends every session of the user at once.
       if (deactivating) await new SessionsRepo(tx).deleteForUser(target.id);

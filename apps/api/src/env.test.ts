@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { EnvError, parseEnv } from '#src/env.js';
+
+describe('parseEnv', () => {
+  it('applies the defaults to an empty environment', () => {
+    expect(parseEnv({})).toEqual({
+      PORT: 8000,
+      HOST: '0.0.0.0',
+      DATABASE_URL: undefined,
+      DATA_DIR: './data',
+      SECRET_KEY: undefined,
+      ADMIN_PASSWORD: undefined,
+      PUBLIC_URL: undefined,
+      LOG_LEVEL: 'info',
+      WEB_DIST: undefined,
+      TRUST_PROXY: false,
+      RATE_LIMIT_PER_MINUTE: 600,
+      SESSION_TTL_HOURS: 168,
+    });
+  });
+
+  it('reads and converts the values it is given; blank optional values count as unset', () => {
+    const env = parseEnv({
+      PORT: '9000',
+      DATABASE_URL: 'postgresql://u:p@db:5432/palisade',
+      SECRET_KEY: 'k'.repeat(32),
+      PUBLIC_URL: 'https://vpn.example.com',
+      LOG_LEVEL: 'debug',
+      TRUST_PROXY: 'true',
+      RATE_LIMIT_PER_MINUTE: '0',
+      SESSION_TTL_HOURS: '1',
+      WEB_DIST: '   ',
+      ADMIN_PASSWORD: '',
+    });
+    expect(env).toMatchObject({
+      PORT: 9000,
+      DATABASE_URL: 'postgresql://u:p@db:5432/palisade',
+      PUBLIC_URL: 'https://vpn.example.com',
+      LOG_LEVEL: 'debug',
+      TRUST_PROXY: true,
+      RATE_LIMIT_PER_MINUTE: 0,
+      SESSION_TTL_HOURS: 1,
+      WEB_DIST: undefined,
+      ADMIN_PASSWORD: undefined,
+    });
+    expect(parseEnv({ DATABASE_URL: 'postgres://localhost/x' }).DATABASE_URL).toBe('postgres://localhost/x');
+  });
+
+  const failure = (source: Record<string, string>): string => {
+    try {
+      parseEnv(source);
+    } catch (error) {
+      expect(error).toBeInstanceOf(EnvError);
+      return (error as Error).message;
+    }
+    throw new Error(`parseEnv accepted ${JSON.stringify(source)}`);
+  };
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PORT: '80.5' }, 'PORT'],
+    [{ PORT: '-1' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'localhost:5432' }, 'DATABASE_URL'],
+    [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
+    [{ LOG_LEVEL: 'INFO' }, 'LOG_LEVEL'],
+    [{ PUBLIC_URL: 'ftp://example.com' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL'],
+    [{ SECRET_KEY: 'short' }, 'SECRET_KEY'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ RATE_LIMIT_PER_MINUTE: 'many' }, 'RATE_LIMIT_PER_MINUTE'],
+    [{ SESSION_TTL_HOURS: '0' }, 'SESSION_TTL_HOURS'],
+    [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
+  ])('refuses %j and names %s', (source, variable) => {
+    const message = failure(source);
+    expect(message).toMatch(/^Invalid environment configuration:/);
+    expect(message).toMatch(new RegExp(`^  ${variable}: `, 'm'));
+  });
+
+  it('names every bad variable at once, and never echoes a secret value', () => {
+    const message = failure({ PORT: 'x', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://user:hunter2-secret@db/x' });
+    expect(message).toMatch(/^ {2}PORT: /m);
+    expect(message).toMatch(/^ {2}LOG_LEVEL: /m);
+    expect(message).toMatch(/^ {2}DATABASE_URL: /m);
+    expect(message).not.toContain('hunter2-secret');
+  });
+});

@@ -1,0 +1,412 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type HttpMethod, snapshot, type TestApp, userBody } from '#test/helpers.js';
+
+/**
+ * Property-based bad input: for each identity route with a body, query or params, generated
+ * malformed or invalid requests (sent as admin) must always get a 4xx problem+json with a `code`,
+ * never a 5xx, and must write nothing (the identity tables are compared before and after).
+ * Every generator produces input that is invalid by construction.
+ */
+
+type FieldKind = 'string' | 'boolean' | 'array';
+interface Field {
+  kind: FieldKind;
+  /** Maximum length of the string (or of each element of an array of strings). */
+  max: number;
+  /** Restricted to ASCII by a pattern: any non-ASCII character makes it invalid. */
+  ascii?: boolean;
+  required?: boolean;
+}
+interface BodyRoute {
+  method: HttpMethod;
+  url: string;
+  base: Record<string, unknown>;
+  fields: Record<string, Field>;
+}
+
+const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 40);
+const FUZZEE = 'fuzzee';
+const FUZZ_GROUP = 'fuzzgroup';
+
+const str = (max: number, extra: Partial<Field> = {}): Field => ({ kind: 'string', max, required: true, ...extra });
+const bool = (required = true): Field => ({ kind: 'boolean', max: 0, required });
+const list = (max: number, required = false): Field => ({ kind: 'array', max, required });
+
+const SETTINGS_BASE = {
+  instance_name: 'Fuzz',
+  main_logo_url: '',
+  nav_logo_url: '',
+  wireguard_enabled: true,
+  webhooks_enabled: true,
+  worker_enabled: true,
+  openid_enabled: true,
+};
+const SETTINGS_FIELDS = {
+  instance_name: str(64),
+  main_logo_url: str(2048),
+  nav_logo_url: str(2048),
+  wireguard_enabled: bool(),
+  webhooks_enabled: bool(),
+  worker_enabled: bool(),
+  openid_enabled: bool(),
+};
+const PERSON_FIELDS = {
+  username: str(64, { ascii: true }),
+  first_name: str(128),
+  last_name: str(128),
+  email: str(254, { ascii: true }),
+  phone: str(32, { ascii: true, required: false }),
+};
+
+const BODY_ROUTES: BodyRoute[] = [
+  {
+    method: 'POST',
+    url: '/api/v1/auth',
+    base: { username: 'admin', password: 'not-the-password' },
+    fields: { username: str(254), password: str(1024) },
+  },
+  { method: 'PUT', url: '/api/v1/settings', base: SETTINGS_BASE, fields: SETTINGS_FIELDS },
+  {
+    method: 'PATCH',
+    url: '/api/v1/settings',
+    base: SETTINGS_BASE,
+    fields: Object.fromEntries(Object.entries(SETTINGS_FIELDS).map(([k, f]) => [k, { ...f, required: false }])),
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/user',
+    base: userBody('fuzzcreated', { phone: '+1 555 0100' }),
+    fields: { ...PERSON_FIELDS, password: str(128, { required: false }) },
+  },
+  { method: 'POST', url: '/api/v1/user/available', base: { username: 'freename' }, fields: { username: str(64, { ascii: true }) } },
+  {
+    method: 'PUT',
+    url: '/api/v1/user/change_password',
+    base: { old_password: 'Wrong-old-1!', new_password: 'Fuzz-new-1!' },
+    fields: { old_password: str(1024), new_password: str(128) },
+  },
+  {
+    method: 'PUT',
+    url: `/api/v1/user/${FUZZEE}`,
+    base: { username: FUZZEE, first_name: 'Fuzz', last_name: 'Ee', email: `${FUZZEE}@example.com`, is_active: true, groups: [FUZZ_GROUP] },
+    fields: { ...PERSON_FIELDS, is_active: bool(false), groups: list(64) },
+  },
+  { method: 'PUT', url: `/api/v1/user/${FUZZEE}/password`, base: { new_password: 'Fuzz-new-1!' }, fields: { new_password: str(128) } },
+  {
+    method: 'POST',
+    url: '/api/v1/group',
+    base: { name: 'fuzznew', members: [FUZZEE], is_admin: false },
+    fields: { name: str(64, { ascii: true }), members: list(64), is_admin: bool(false) },
+  },
+  {
+    method: 'PUT',
+    url: `/api/v1/group/${FUZZ_GROUP}`,
+    base: { name: FUZZ_GROUP, members: [FUZZEE], is_admin: false },
+    fields: { name: str(64, { ascii: true }), members: list(64), is_admin: bool(false) },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/groups-assign',
+    base: { groups: [FUZZ_GROUP], users: [FUZZEE] },
+    fields: { groups: list(64, true), users: list(64, true) },
+  },
+  { method: 'POST', url: `/api/v1/group/${FUZZ_GROUP}`, base: { username: FUZZEE }, fields: { username: str(64) } },
+];
+
+/** Routes with path params; `{}` marks where a generated segment goes. A valid body is sent along. */
+const PARAM_ROUTES: { method: HttpMethod; url: string; body?: Record<string, unknown> }[] = [
+  { method: 'GET', url: '/api/v1/user/{}' },
+  { method: 'PUT', url: '/api/v1/user/{}', body: { username: 'someone', first_name: 'A', last_name: 'B', email: 'someone@example.com' } },
+  { method: 'DELETE', url: '/api/v1/user/{}' },
+  { method: 'PUT', url: '/api/v1/user/{}/password', body: { new_password: 'Fuzz-new-1!' } },
+  { method: 'GET', url: '/api/v1/group/{}' },
+  { method: 'PUT', url: '/api/v1/group/{}', body: { name: 'renamed' } },
+  { method: 'DELETE', url: '/api/v1/group/{}' },
+  { method: 'POST', url: '/api/v1/group/{}', body: { username: FUZZEE } },
+  { method: 'DELETE', url: `/api/v1/group/{}/user/${FUZZEE}` },
+  { method: 'DELETE', url: `/api/v1/group/${FUZZ_GROUP}/user/{}` },
+];
+
+// ---- generators ---------------------------------------------------------------------------------
+
+/** Characters that break naive handling: NUL, lone surrogates, RTL/bidi marks, emoji, combining marks. */
+const EDGE_CHARS = [
+  '\u0000',
+  '\ud800',
+  '\udfff',
+  '\u200f',
+  '\u202e',
+  '\u2066',
+  '\ufeff',
+  '😀',
+  '👩‍👩‍👧',
+  'e\u0301',
+  '\u0338',
+  'Ω',
+  'ß',
+  '\u00a0x',
+  '\u2028',
+];
+/** Non-ASCII, non-whitespace pieces: any of them inside an ASCII-only field makes it invalid. */
+const edgeString = fc
+  .array(fc.constantFrom(...EDGE_CHARS.filter((c) => c !== '\u0000')), { minLength: 1, maxLength: 4 })
+  .map((parts) => parts.join(''));
+
+const invalidJson = fc
+  .oneof(
+    fc.string(),
+    fc.constantFrom(
+      '{',
+      '[',
+      '{"a":',
+      '{"a" 1}',
+      "{'a':1}",
+      '{"a":1,}',
+      'undefined',
+      'NaN',
+      '{"a":01}',
+      '"\\x00"',
+      '{"a":"\\ud800',
+      '\u0000',
+    ),
+    fc.jsonValue().map((v) => `${JSON.stringify(v)}}`),
+    fc.jsonValue().map((v) => JSON.stringify(v).slice(0, -1) || '{'),
+  )
+  .filter((s) => {
+    try {
+      JSON.parse(s);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+
+/**
+ * Deeply nested arrays or objects. Too deep for JSON.stringify, so a token stands in for them
+ * and `toJson` splices in the nested text.
+ */
+const deep = fc.tuple(fc.integer({ min: 2, max: 5000 }), fc.boolean()).map(([depth, arrays]) => `__deep_${depth}_${arrays ? 'a' : 'o'}__`);
+const DEEP_TOKEN = /"__deep_(\d+)_([ao])__"/g;
+
+function toJson(value: unknown): string {
+  return JSON.stringify(value).replace(DEEP_TOKEN, (_m, depth: string, kind: string) => {
+    const n = Number(depth);
+    return kind === 'a' ? `${'['.repeat(n)}"leaf"${']'.repeat(n)}` : `${'{"k":'.repeat(n)}"leaf"${'}'.repeat(n)}`;
+  });
+}
+
+const hugeLength = (min: number) => fc.integer({ min: min + 1, max: 300_000 });
+
+function wrongValue(kind: FieldKind): fc.Arbitrary<unknown> {
+  const any = fc.oneof(
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.string(),
+    fc.array(fc.jsonValue(), { maxLength: 3 }),
+    fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }),
+    deep,
+  );
+  if (kind === 'string') return any.filter((v) => typeof v !== 'string');
+  if (kind === 'boolean') return any.filter((v) => typeof v !== 'boolean');
+  // Arrays of strings: anything but an array of strings.
+  return any.filter((v) => !(Array.isArray(v) && v.every((e) => typeof e === 'string')));
+}
+
+interface Generated {
+  label: string;
+  body: string;
+}
+
+function bodyArbitrary(route: BodyRoute): fc.Arbitrary<Generated> {
+  const names = Object.keys(route.fields);
+  const json = (label: string, value: unknown): Generated => ({ label, body: toJson(value) });
+  const withField = (name: string, value: unknown) => ({ ...route.base, [name]: value });
+  const stringFields = names.filter((n) => route.fields[n]?.kind === 'string');
+  const asciiFields = names.filter((n) => route.fields[n]?.ascii);
+  const arrayFields = names.filter((n) => route.fields[n]?.kind === 'array');
+  const requiredFields = names.filter((n) => route.fields[n]?.required);
+
+  const arbs: fc.Arbitrary<Generated>[] = [
+    invalidJson.map((body) => ({ label: 'malformed JSON', body })),
+    fc
+      .oneof(
+        fc.array(fc.jsonValue(), { maxLength: 3 }),
+        fc.constant([route.base]),
+        fc.string(),
+        fc.integer(),
+        fc.constant(null),
+        fc.boolean(),
+      )
+      .map((v) => json('not an object', v)),
+    fc
+      .constantFrom(...names)
+      .chain((name) => wrongValue(route.fields[name]?.kind ?? 'string').map((v) => json(`wrong type in ${name}`, withField(name, v)))),
+    fc
+      .tuple(
+        fc.string({ minLength: 1 }).filter((k) => !(k in route.fields) && k !== '__proto__'),
+        fc.oneof(fc.jsonValue(), edgeString, deep),
+      )
+      .map(([key, v]) => json(`unknown field ${JSON.stringify(key)}`, { ...route.base, [key]: v })),
+    fc.tuple(fc.constantFrom(...names), deep).map(([name, v]) => json(`deep nesting in ${name}`, withField(name, v))),
+  ];
+  if (stringFields.length > 0) {
+    arbs.push(
+      fc
+        .tuple(fc.constantFrom(...stringFields), fc.constantFrom('x', 'é', '😀'))
+        .chain(([name, ch]) =>
+          hugeLength(route.fields[name]?.max ?? 0).map((n) => json(`${n} × ${ch} in ${name}`, withField(name, ch.repeat(n)))),
+        ),
+      // NUL cannot be stored in a PostgreSQL text column and a lone surrogate cannot be stored
+      // faithfully: in any field, even free text, they must be a 400 (not a 500, not a mangled row).
+      fc
+        .tuple(fc.constantFrom(...stringFields), fc.nat(), fc.constantFrom('\u0000', '\ud800', '\udfff', 'x\udbff'))
+        .map(([name, at, bad]) => {
+          const value = String(route.base[name] ?? 'value');
+          const i = at % (value.length + 1);
+          return json(`${JSON.stringify(bad)} in ${name}`, withField(name, `${value.slice(0, i)}${bad}${value.slice(i)}`));
+        }),
+    );
+  }
+  if (asciiFields.length > 0) {
+    arbs.push(
+      fc.tuple(fc.constantFrom(...asciiFields), edgeString).map(([name, edge]) => {
+        const value = String(route.base[name] ?? 'value');
+        return json(`unicode ${JSON.stringify(edge)} in ${name}`, withField(name, `${value.slice(0, 2)}${edge}${value.slice(2)}`));
+      }),
+    );
+  }
+  if (arrayFields.length > 0) {
+    arbs.push(
+      fc
+        .tuple(
+          fc.constantFrom(...arrayFields),
+          fc.oneof(
+            edgeString.map((e) => `a${e}b`),
+            fc.constant('na\u0000me'),
+            fc.constant(''),
+          ),
+        )
+        .map(([name, element]) => json(`element ${JSON.stringify(element)} in ${name}`, withField(name, [element]))),
+      fc.constantFrom(...arrayFields).map((name) => json(`long element in ${name}`, withField(name, ['x'.repeat(65)]))),
+    );
+  }
+  if (requiredFields.length > 0) {
+    arbs.push(
+      fc.constantFrom(...requiredFields).map((name) => {
+        const { [name]: _dropped, ...rest } = route.base;
+        return json(`missing ${name}`, rest);
+      }),
+    );
+  }
+  return fc.oneof(...arbs);
+}
+
+/** Path segments that name nothing or are not valid text at all. */
+const badSegment = fc.oneof(
+  edgeString.map((e) => encodeURIComponent(`a${e.replace(/[\ud800-\udfff]/g, '')}b`) || 'x%C3%A9'),
+  fc.constantFrom('%00', 'a%00b', '%', '%zz', '%FF', '%ED%A0%80', '%C0%AE', '%E2%80%AE', '%2F', 'a%2Fb', '%20', '%0A'),
+  fc.integer({ min: 65, max: 400 }).map((n) => 'x'.repeat(n)),
+  fc.string({ minLength: 1, maxLength: 20 }).map((s) => `zz${encodeURIComponent(s.replace(/[\ud800-\udfff]/g, ''))}`),
+);
+
+const badQuery = fc.oneof(
+  fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 1_000_001 }), fc.double({ noInteger: true })).map((v) => ({ page: String(v) })),
+  fc
+    .oneof(fc.integer({ max: 0 }), fc.integer({ min: 201 }), fc.constantFrom(1.5, -1, Number.POSITIVE_INFINITY))
+    .map((v) => ({ per_page: String(v) })),
+  fc.constantFrom('', 'abc', '1e400', 'Infinity', '-0', '99999999999999999999999').map((v) => ({ page: v })),
+  fc.constantFrom('', 'abc', 'NaN', '1e3', '200.5').map((v) => ({ per_page: v })),
+  fc
+    .string()
+    .filter((s) => !['all', 'admins', 'users'].includes(s))
+    .map((v) => ({ filter: v })),
+  fc
+    .string()
+    .filter((s) => !/^-?(username|last_name|email|created_at)$/.test(s))
+    .map((v) => ({ sort: v })),
+  hugeLength(128).map((n) => ({ search: 'x'.repeat(Math.min(n, 20_000)) })),
+  fc.tuple(fc.string(), fc.string()).map(([a, b]) => ({ page: [a, b] })),
+  fc.tuple(fc.string(), fc.string()).map(([a, b]) => ({ search: [a, b] })),
+  fc.constantFrom('a\u0000b', '\u0000').map((v) => ({ search: v })),
+  fc
+    .tuple(
+      fc.string({ minLength: 1 }).filter((k) => !['page', 'per_page', 'search', 'filter', 'sort'].includes(k)),
+      fc.string(),
+    )
+    .map(([k, v]) => ({ [k]: v })),
+);
+
+// ---- the properties -----------------------------------------------------------------------------
+
+describe('bad input never causes a 5xx or a write', () => {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.loginAdmin();
+    await t.newUser(admin, FUZZEE);
+    const group = await t.request('POST', '/api/v1/group', { cookie: admin, payload: { name: FUZZ_GROUP, members: [FUZZEE] } });
+    expect(group.statusCode).toBe(201);
+  });
+  afterAll(() => t.close());
+
+  async function expectRefused(send: () => Promise<import('fastify').LightMyRequestResponse>, label: string): Promise<void> {
+    const before = await snapshot(t.database);
+    const res = await send();
+    const where = `${label} → ${res.statusCode} ${res.body.slice(0, 300)}`;
+    expect(res.statusCode, where).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode, where).toBeLessThan(500);
+    expect(String(res.headers['content-type']), where).toMatch(/^application\/problem\+json/);
+    expect(res.json().code, where).toEqual(expect.any(String));
+    expect(await snapshot(t.database), `${where}: something was written`).toBe(before);
+  }
+
+  it('the base bodies are valid, so what each generated change breaks is what gets refused', async () => {
+    // Sent with one unknown field (so nothing is written): that must be the only error reported.
+    for (const route of BODY_ROUTES) {
+      const res = await t.request(route.method, route.url, { cookie: admin, payload: { ...route.base, zz_probe: 1 } });
+      // Exactly one error: the probe field. Any other error would mean the base itself is invalid.
+      expect(res.json().errors, `${route.method} ${route.url}: ${res.body}`).toEqual([
+        expect.objectContaining({ path: 'zz_probe', code: 'unknown_field' }),
+      ]);
+    }
+  });
+
+  for (const route of BODY_ROUTES) {
+    it(`${route.method} ${route.url} body`, async () => {
+      await fc.assert(
+        fc.asyncProperty(bodyArbitrary(route), async (g) => {
+          await expectRefused(
+            () => t.request(route.method, route.url, { cookie: admin, headers: { 'content-type': 'application/json' }, payload: g.body }),
+            `${route.method} ${route.url} [${g.label}]`,
+          );
+        }),
+        { numRuns: NUM_RUNS },
+      );
+    });
+  }
+
+  it('GET /api/v1/user query', async () => {
+    await fc.assert(
+      fc.asyncProperty(badQuery, async (query) => {
+        await expectRefused(() => t.request('GET', '/api/v1/user', { cookie: admin, query }), `GET /api/v1/user?${JSON.stringify(query)}`);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  for (const route of PARAM_ROUTES) {
+    it(`${route.method} ${route.url} params`, async () => {
+      await fc.assert(
+        fc.asyncProperty(badSegment, async (segment) => {
+          const url = route.url.replace('{}', segment);
+          await expectRefused(() => t.request(route.method, url, { cookie: admin, payload: route.body }), `${route.method} ${url}`);
+        }),
+        { numRuns: Math.ceil(NUM_RUNS / 2) },
+      );
+    });
+  }
+});
