@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type HttpMethod, snapshot, type TestApp, userBody } from '#test/helpers.js';
 
 /**
- * Property-based bad input: for each identity route with a body, query or params, generated
- * malformed or invalid requests (sent as admin) must always get a 4xx problem+json with a `code`,
- * never a 5xx, and must write nothing (the identity tables are compared before and after).
+ * Property-based bad input: for each route with a body, query or params (identity, locations,
+ * devices, network devices, enterprise settings), generated malformed or invalid requests (sent
+ * as admin) must always get a 4xx problem+json with a `code`, never a 5xx, and must write nothing
+ * (every table that holds their data is compared before and after).
  * Every generator produces input that is invalid by construction.
  */
 
-type FieldKind = 'string' | 'boolean' | 'array';
+type FieldKind = 'string' | 'boolean' | 'array' | 'number';
 interface Field {
   kind: FieldKind;
   /** Maximum length of the string (or of each element of an array of strings). */
@@ -17,13 +18,34 @@ interface Field {
   /** Restricted to ASCII by a pattern: any non-ASCII character makes it invalid. */
   ascii?: boolean;
   required?: boolean;
+  /** Smallest valid value of a number field. */
+  min?: number;
+  /** Array elements are free text the route answers about (not refuses), e.g. IPs to check. */
+  freeElements?: boolean;
+}
+/** Ids of objects made in beforeAll; routes name them as `{loc}`, `{dev}`, `{ndev}`. */
+interface Fixtures {
+  loc: number;
+  dev: number;
+  ndev: number;
+  devKey: string;
+  ndevIp: string;
 }
 interface BodyRoute {
   method: HttpMethod;
   url: string;
-  base: Record<string, unknown>;
+  base: Record<string, unknown> | ((f: Fixtures) => Record<string, unknown>);
   fields: Record<string, Field>;
 }
+type ResolvedRoute = BodyRoute & { base: Record<string, unknown> };
+
+const fillTokens = (url: string, f: Fixtures) =>
+  url.replace('{loc}', String(f.loc)).replace('{dev}', String(f.dev)).replace('{ndev}', String(f.ndev));
+const resolveRoute = (route: BodyRoute, f: Fixtures): ResolvedRoute => ({
+  ...route,
+  url: fillTokens(route.url, f),
+  base: typeof route.base === 'function' ? route.base(f) : route.base,
+});
 
 const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const FUZZEE = 'fuzzee';
@@ -32,6 +54,34 @@ const FUZZ_GROUP = 'fuzzgroup';
 const str = (max: number, extra: Partial<Field> = {}): Field => ({ kind: 'string', max, required: true, ...extra });
 const bool = (required = true): Field => ({ kind: 'boolean', max: 0, required });
 const list = (max: number, required = false): Field => ({ kind: 'array', max, required });
+const num = (min: number, max: number, required = true): Field => ({ kind: 'number', min, max, required });
+
+const FUZZ_KEY_1 = 'FuzzKeyOneFuzzKeyOneFuzzKeyOneFuzzKeyOne0AA=';
+const FUZZ_KEY_2 = 'FuzzKeyTwoFuzzKeyTwoFuzzKeyTwoFuzzKeyTwo0AA=';
+const FUZZ_SERVER_CONFIG = `[Interface]\nPrivateKey = ${FUZZ_KEY_1}\nAddress = 10.78.0.1/24\nListenPort = 51820\n`;
+const NETWORK_FIELDS = {
+  name: str(64),
+  address: list(64, true),
+  endpoint: str(253, { ascii: true }),
+  port: num(1, 65535),
+  dns: list(253),
+  allowed_ips: list(253),
+  allowed_groups: list(64),
+  mfa_enabled: bool(false),
+  keepalive_interval: num(0, 65535, false),
+  peer_disconnect_threshold: num(60, 604800, false),
+  acl_enabled: bool(false),
+  acl_default_allow: bool(false),
+};
+const networkBase = (name: string) => ({
+  name,
+  address: ['10.77.0.1/24'],
+  endpoint: 'vpn.fuzz.example',
+  port: 51820,
+  dns: ['10.77.0.1'],
+  allowed_ips: ['10.77.0.0/24'],
+  allowed_groups: [FUZZ_GROUP],
+});
 
 const SETTINGS_BASE = {
   instance_name: 'Fuzz',
@@ -112,6 +162,65 @@ const BODY_ROUTES: BodyRoute[] = [
     fields: { groups: list(64, true), users: list(64, true) },
   },
   { method: 'POST', url: `/api/v1/group/${FUZZ_GROUP}`, base: { username: FUZZEE }, fields: { username: str(64) } },
+  { method: 'POST', url: '/api/v1/network', base: networkBase('fuzzloc-new'), fields: NETWORK_FIELDS },
+  { method: 'PUT', url: '/api/v1/network/{loc}', base: networkBase('fuzzloc'), fields: NETWORK_FIELDS },
+  {
+    method: 'POST',
+    url: '/api/v1/network/import',
+    base: { name: 'fuzzimport', endpoint: 'vpn.fuzz.example', config: FUZZ_SERVER_CONFIG, allowed_groups: [] },
+    // config accepts 4 MiB; any long run of one character is an unreadable config all the same.
+    fields: { name: str(64), endpoint: str(253, { ascii: true }), config: str(100), allowed_groups: list(64) },
+  },
+  { method: 'POST', url: '/api/v1/network/{loc}/devices', base: { devices: [] }, fields: { devices: list(64, true) } },
+  {
+    method: 'POST',
+    url: `/api/v1/device/${FUZZEE}`,
+    base: { name: 'fuzzdev-new', wireguard_pubkey: FUZZ_KEY_2 },
+    fields: { name: str(64), wireguard_pubkey: str(44, { ascii: true }) },
+  },
+  {
+    method: 'PUT',
+    url: '/api/v1/device/{dev}',
+    base: (f) => ({ name: 'fuzzdev', wireguard_pubkey: f.devKey }),
+    fields: { name: str(64), wireguard_pubkey: str(44, { ascii: true }) },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/device/network',
+    base: (f) => ({ name: 'fuzznd-new', location_id: f.loc, wireguard_pubkey: FUZZ_KEY_2, description: 'fuzz' }),
+    fields: {
+      name: str(64),
+      location_id: num(1, 2_147_483_647),
+      wireguard_pubkey: str(44, { ascii: true }),
+      assigned_ips: list(64),
+      description: str(1024, { required: false }),
+    },
+  },
+  {
+    method: 'PUT',
+    url: '/api/v1/device/network/{ndev}',
+    base: (f) => ({ name: 'fuzznd', assigned_ips: [f.ndevIp], description: 'fuzz' }),
+    fields: { name: str(64), assigned_ips: list(64, true), description: str(1024, { required: false }) },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/device/network/ip/{loc}',
+    base: { ips: ['10.77.0.9'] },
+    // Answers per address (valid or why not), so only what the schema refuses is generated.
+    fields: { ips: { ...list(64, true), freeElements: true } },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/device/network/start_cli',
+    base: (f) => ({ name: 'fuzzcli', location_id: f.loc }),
+    fields: { name: str(64), location_id: num(1, 2_147_483_647), assigned_ips: list(64), description: str(1024, { required: false }) },
+  },
+  {
+    method: 'PATCH',
+    url: '/api/v1/settings_enterprise',
+    base: { admin_device_management: false },
+    fields: { admin_device_management: bool(false), disable_all_traffic: bool(false), disable_manual_config: bool(false) },
+  },
 ];
 
 /** Routes with path params; `{}` marks where a generated segment goes. A valid body is sent along. */
@@ -126,6 +235,22 @@ const PARAM_ROUTES: { method: HttpMethod; url: string; body?: Record<string, unk
   { method: 'POST', url: '/api/v1/group/{}', body: { username: FUZZEE } },
   { method: 'DELETE', url: `/api/v1/group/{}/user/${FUZZEE}` },
   { method: 'DELETE', url: `/api/v1/group/${FUZZ_GROUP}/user/{}` },
+  { method: 'GET', url: '/api/v1/network/{}' },
+  { method: 'PUT', url: '/api/v1/network/{}', body: networkBase('renamed') },
+  { method: 'DELETE', url: '/api/v1/network/{}' },
+  { method: 'POST', url: '/api/v1/network/{}/devices', body: { devices: [] } },
+  { method: 'GET', url: '/api/v1/network/{}/device/1/config' },
+  { method: 'GET', url: '/api/v1/device/{}' },
+  { method: 'PUT', url: '/api/v1/device/{}', body: { name: 'x', wireguard_pubkey: FUZZ_KEY_2 } },
+  { method: 'DELETE', url: '/api/v1/device/{}' },
+  { method: 'GET', url: '/api/v1/device/user/{}' },
+  { method: 'POST', url: '/api/v1/device/{}', body: { name: 'x', wireguard_pubkey: FUZZ_KEY_2 } },
+  { method: 'GET', url: '/api/v1/device/network/{}' },
+  { method: 'DELETE', url: '/api/v1/device/network/{}' },
+  { method: 'GET', url: '/api/v1/device/network/{}/config' },
+  { method: 'GET', url: '/api/v1/device/network/ip/{}' },
+  { method: 'POST', url: '/api/v1/device/network/ip/{}', body: { ips: ['10.77.0.9'] } },
+  { method: 'POST', url: '/api/v1/device/network/start_cli/{}' },
 ];
 
 // ---- generators ---------------------------------------------------------------------------------
@@ -211,6 +336,7 @@ function wrongValue(kind: FieldKind): fc.Arbitrary<unknown> {
   );
   if (kind === 'string') return any.filter((v) => typeof v !== 'string');
   if (kind === 'boolean') return any.filter((v) => typeof v !== 'boolean');
+  if (kind === 'number') return any.filter((v) => typeof v !== 'number');
   // Arrays of strings: anything but an array of strings.
   return any.filter((v) => !(Array.isArray(v) && v.every((e) => typeof e === 'string')));
 }
@@ -220,13 +346,14 @@ interface Generated {
   body: string;
 }
 
-function bodyArbitrary(route: BodyRoute): fc.Arbitrary<Generated> {
+function bodyArbitrary(route: ResolvedRoute): fc.Arbitrary<Generated> {
   const names = Object.keys(route.fields);
   const json = (label: string, value: unknown): Generated => ({ label, body: toJson(value) });
   const withField = (name: string, value: unknown) => ({ ...route.base, [name]: value });
   const stringFields = names.filter((n) => route.fields[n]?.kind === 'string');
   const asciiFields = names.filter((n) => route.fields[n]?.ascii);
   const arrayFields = names.filter((n) => route.fields[n]?.kind === 'array');
+  const strictArrayFields = arrayFields.filter((n) => !route.fields[n]?.freeElements);
   const requiredFields = names.filter((n) => route.fields[n]?.required);
 
   const arbs: fc.Arbitrary<Generated>[] = [
@@ -278,11 +405,11 @@ function bodyArbitrary(route: BodyRoute): fc.Arbitrary<Generated> {
       }),
     );
   }
-  if (arrayFields.length > 0) {
+  if (strictArrayFields.length > 0) {
     arbs.push(
       fc
         .tuple(
-          fc.constantFrom(...arrayFields),
+          fc.constantFrom(...strictArrayFields),
           fc.oneof(
             edgeString.map((e) => `a${e}b`),
             fc.constant('na\u0000me'),
@@ -290,7 +417,32 @@ function bodyArbitrary(route: BodyRoute): fc.Arbitrary<Generated> {
           ),
         )
         .map(([name, element]) => json(`element ${JSON.stringify(element)} in ${name}`, withField(name, [element]))),
-      fc.constantFrom(...arrayFields).map((name) => json(`long element in ${name}`, withField(name, ['x'.repeat(65)]))),
+    );
+  }
+  if (arrayFields.length > 0) {
+    arbs.push(
+      fc
+        .constantFrom(...arrayFields)
+        .map((name) => json(`long element in ${name}`, withField(name, ['x'.repeat(route.fields[name]?.max ?? 64) + 'x']))),
+      fc.constantFrom(...arrayFields).map((name) => json(`NUL element in ${name}`, withField(name, ['na\u0000me']))),
+    );
+  }
+  const numberFields = names.filter((n) => route.fields[n]?.kind === 'number');
+  if (numberFields.length > 0) {
+    arbs.push(
+      fc.constantFrom(...numberFields).chain((name) => {
+        const field = route.fields[name];
+        const min = field?.min ?? 0;
+        const max = field?.max ?? 0;
+        return fc
+          .oneof(
+            fc.integer({ min: 1, max: 1_000_000 }).map((d) => min - d),
+            fc.integer({ min: 1, max: 1_000_000 }).map((d) => max + d),
+            fc.constantFrom(Number.MAX_SAFE_INTEGER, 2 ** 53, 1e300),
+            fc.double({ noInteger: true, noNaN: true, noDefaultInfinity: true }),
+          )
+          .map((v) => json(`${v} in ${name}`, withField(name, v)));
+      }),
     );
   }
   if (requiredFields.length > 0) {
@@ -344,12 +496,33 @@ const badQuery = fc.oneof(
 describe('bad input never causes a 5xx or a write', () => {
   let t: TestApp;
   let admin: string;
+  let fixtures: Fixtures;
   beforeAll(async () => {
     t = await createTestApp();
     admin = await t.loginAdmin();
     await t.newUser(admin, FUZZEE);
     const group = await t.request('POST', '/api/v1/group', { cookie: admin, payload: { name: FUZZ_GROUP, members: [FUZZEE] } });
     expect(group.statusCode).toBe(201);
+    const location = await t.request('POST', '/api/v1/network', { cookie: admin, payload: networkBase('fuzzloc') });
+    expect(location.statusCode).toBe(201);
+    const devKey = 'FuzzKeyDevFuzzKeyDevFuzzKeyDevFuzzKeyDev0AA=';
+    const device = await t.request('POST', `/api/v1/device/${FUZZEE}`, {
+      cookie: admin,
+      payload: { name: 'fuzzdev', wireguard_pubkey: devKey },
+    });
+    expect(device.statusCode).toBe(201);
+    const nd = await t.request('POST', '/api/v1/device/network', {
+      cookie: admin,
+      payload: { name: 'fuzznd', location_id: location.json().id, wireguard_pubkey: 'FuzzKeyNetFuzzKeyNetFuzzKeyNetFuzzKeyNet0AA=' },
+    });
+    expect(nd.statusCode).toBe(201);
+    fixtures = {
+      loc: location.json().id,
+      dev: device.json().device.id,
+      ndev: nd.json().device.id,
+      devKey,
+      ndevIp: nd.json().device.assigned_ips[0],
+    };
   });
   afterAll(() => t.close());
 
@@ -366,7 +539,8 @@ describe('bad input never causes a 5xx or a write', () => {
 
   it('the base bodies are valid, so what each generated change breaks is what gets refused', async () => {
     // Sent with one unknown field (so nothing is written): that must be the only error reported.
-    for (const route of BODY_ROUTES) {
+    for (const unresolved of BODY_ROUTES) {
+      const route = resolveRoute(unresolved, fixtures);
       const res = await t.request(route.method, route.url, { cookie: admin, payload: { ...route.base, zz_probe: 1 } });
       // Exactly one error: the probe field. Any other error would mean the base itself is invalid.
       expect(res.json().errors, `${route.method} ${route.url}: ${res.body}`).toEqual([
@@ -375,8 +549,9 @@ describe('bad input never causes a 5xx or a write', () => {
     }
   });
 
-  for (const route of BODY_ROUTES) {
-    it(`${route.method} ${route.url} body`, async () => {
+  for (const unresolved of BODY_ROUTES) {
+    it(`${unresolved.method} ${unresolved.url} body`, async () => {
+      const route = resolveRoute(unresolved, fixtures);
       await fc.assert(
         fc.asyncProperty(bodyArbitrary(route), async (g) => {
           await expectRefused(
@@ -389,14 +564,16 @@ describe('bad input never causes a 5xx or a write', () => {
     });
   }
 
-  it('GET /api/v1/user query', async () => {
-    await fc.assert(
-      fc.asyncProperty(badQuery, async (query) => {
-        await expectRefused(() => t.request('GET', '/api/v1/user', { cookie: admin, query }), `GET /api/v1/user?${JSON.stringify(query)}`);
-      }),
-      { numRuns: NUM_RUNS },
-    );
-  });
+  for (const url of ['/api/v1/user', '/api/v1/device', '/api/v1/device/network']) {
+    it(`GET ${url} query`, async () => {
+      await fc.assert(
+        fc.asyncProperty(badQuery, async (query) => {
+          await expectRefused(() => t.request('GET', url, { cookie: admin, query }), `GET ${url}?${JSON.stringify(query)}`);
+        }),
+        { numRuns: NUM_RUNS },
+      );
+    });
+  }
 
   for (const route of PARAM_ROUTES) {
     it(`${route.method} ${route.url} params`, async () => {

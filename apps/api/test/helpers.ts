@@ -184,9 +184,21 @@ export function updateBody(user: Record<string, unknown>, changes: Record<string
   return { ...body, ...changes };
 }
 
-/** The rows of the identity tables as one string: equal strings mean nothing was written. */
+/** The rows of the identity, location and device tables as one string: equal means nothing was written. */
 export async function snapshot(database: DatabaseHandle): Promise<string> {
-  const tables = ['users', 'groups', 'group_members', 'settings'] as const;
+  const tables = [
+    'users',
+    'groups',
+    'group_members',
+    'settings',
+    'locations',
+    'location_groups',
+    'devices',
+    'device_ips',
+    'ip_allocation_cursors',
+    'ip_free_holes',
+    'cli_tokens',
+  ] as const;
   const parts: unknown[] = [];
   for (const table of tables) {
     const result = await database.db.execute(sql.raw(`select * from ${table} order by 1, 2`));

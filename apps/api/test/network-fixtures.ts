@@ -20,8 +20,18 @@ export async function createLocation(app: FastifyInstance, cookie: string, overr
   return res.json() as { id: number; name: string; pubkey: string; address: string[] };
 }
 
-export async function addDevice(app: FastifyInstance, cookie: string, username: string, name = `dev-${Math.random().toString(36).slice(2, 8)}`) {
-  const res = await app.inject({ method: 'POST', url: `/api/v1/device/${username}`, headers: { cookie }, payload: { name, wireguard_pubkey: newKey() } });
+export async function addDevice(
+  app: FastifyInstance,
+  cookie: string,
+  username: string,
+  name = `dev-${Math.random().toString(36).slice(2, 8)}`,
+) {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/v1/device/${username}`,
+    headers: { cookie },
+    payload: { name, wireguard_pubkey: newKey() },
+  });
   if (res.statusCode !== 201) throw new Error(`add device: ${res.statusCode} ${res.body}`);
   return res.json() as {
     device: { id: number; name: string; networks: { network_id: number; device_wireguard_ips: string[] }[] };

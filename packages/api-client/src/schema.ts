@@ -3445,7 +3445,7 @@ export interface components {
         CliTokenInput: {
             token: string;
             expires_at: string;
-            enrollment_url: string;
+            enrollment_url?: string;
         };
         EnterpriseSettingsInput: {
             admin_device_management: boolean;
@@ -3610,7 +3610,7 @@ export interface components {
         CliToken: {
             token: string;
             expires_at: string;
-            enrollment_url: string;
+            enrollment_url?: string;
         };
         EnterpriseSettings: {
             admin_device_management: boolean;

@@ -1,4 +1,4 @@
-import { isValidKey } from '@palisade/wireguard';
+import { isIp, isValidKey } from '@palisade/wireguard';
 import { z } from 'zod';
 import { PageQuerySchema, paged } from './common.js';
 import { LIMITS, requiredString } from './validation.js';
@@ -9,6 +9,13 @@ export const wireguardKeySchema = z
   .refine((v) => isValidKey(v), { error: 'device.invalid_key' });
 
 export const deviceNameSchema = requiredString(LIMITS.groupNameMax);
+
+/** An admin-chosen device address (IPv4 or IPv6, no prefix). */
+export const chosenIpSchema = z
+  .string({ error: 'invalid_type' })
+  .trim()
+  .max(64, { error: 'max_length' })
+  .refine((v) => isIp(v), { error: 'network.ip_invalid' });
 
 export const DeviceNetworkInfoSchema = z.object({
   network_id: z.number().int(),
@@ -72,14 +79,14 @@ export type NetworkDevice = z.infer<typeof NetworkDeviceSchema>;
 
 export const CreateNetworkDeviceBodySchema = z.strictObject({
   name: deviceNameSchema,
-  location_id: z.number({ error: 'required' }).int().min(1),
-  assigned_ips: z.array(z.string().max(64)).max(16).optional(),
+  location_id: z.number({ error: 'required' }).int().min(1, { error: 'min_value' }).max(2_147_483_647, { error: 'max_value' }),
+  assigned_ips: z.array(chosenIpSchema).max(16).optional(),
   wireguard_pubkey: wireguardKeySchema,
   description: z.string().trim().max(1024, { error: 'max_length' }).optional(),
 });
 export const UpdateNetworkDeviceBodySchema = z.strictObject({
   name: deviceNameSchema,
-  assigned_ips: z.array(z.string().max(64)).min(1).max(16),
+  assigned_ips: z.array(chosenIpSchema).min(1).max(16),
   description: z.string().trim().max(1024, { error: 'max_length' }).optional(),
 });
 export const CreatedNetworkDeviceSchema = z
@@ -97,10 +104,12 @@ export const ValidateIpsResultSchema = z.object({
 });
 
 /** CLI enrollment token for a network device: shown once, stored hashed. */
-export const CliTokenSchema = z.object({ token: z.string(), expires_at: z.string(), enrollment_url: z.string() }).meta({ id: 'CliToken' });
+export const CliTokenSchema = z
+  .object({ token: z.string(), expires_at: z.string(), enrollment_url: z.string().optional() })
+  .meta({ id: 'CliToken' });
 export const StartCliBodySchema = z.strictObject({
   name: deviceNameSchema,
-  location_id: z.number({ error: 'required' }).int().min(1),
-  assigned_ips: z.array(z.string().max(64)).max(16).optional(),
+  location_id: z.number({ error: 'required' }).int().min(1, { error: 'min_value' }).max(2_147_483_647, { error: 'max_value' }),
+  assigned_ips: z.array(chosenIpSchema).max(16).optional(),
   description: z.string().trim().max(1024, { error: 'max_length' }).optional(),
 });

@@ -110,7 +110,7 @@ export const MapDevicesBodySchema = z.strictObject({
         name: requiredString(LIMITS.groupNameMax),
         wireguard_pubkey: z.string().max(64),
         wireguard_ips: z.array(z.string().max(64)).min(1, { error: 'required' }).max(16),
-        user_id: z.number({ error: 'required' }).int().min(1),
+        user_id: z.number({ error: 'required' }).int().min(1, { error: 'min_value' }).max(2_147_483_647, { error: 'max_value' }),
       }),
     )
     .max(10_000),

@@ -40,7 +40,9 @@ describe('user devices', () => {
     expect(dup.statusCode).toBe(400);
     expect(dup.json().errors[0]).toMatchObject({ path: 'name', message: 'Device with this name already exists' });
     expect((await inject('POST', '/api/v1/device/bob', bob, { name: 'phone', wireguard_pubkey: newKey() })).statusCode).toBe(201);
-    expect((await inject('POST', '/api/v1/device/bob', bob, { name: 'other', wireguard_pubkey: key })).json().code).toBe('device.key_taken');
+    expect((await inject('POST', '/api/v1/device/bob', bob, { name: 'other', wireguard_pubkey: key })).json().code).toBe(
+      'device.key_taken',
+    );
     const bad = await inject('POST', '/api/v1/device/bob', bob, { name: 'x', wireguard_pubkey: 'not-a-key' });
     expect(bad.json().errors[0]).toMatchObject({ path: 'wireguard_pubkey', code: 'device.invalid_key' });
   });
@@ -74,9 +76,13 @@ describe('user devices', () => {
   it('with the device-management lock only admins manage devices', async () => {
     const { device } = await addDevice(t.app, alice, 'alice');
     expect((await inject('PATCH', '/api/v1/settings_enterprise', alice, { admin_device_management: true })).statusCode).toBe(403);
-    expect((await inject('PATCH', '/api/v1/settings_enterprise', admin, { admin_device_management: true })).json().admin_device_management).toBe(true);
+    expect(
+      (await inject('PATCH', '/api/v1/settings_enterprise', admin, { admin_device_management: true })).json().admin_device_management,
+    ).toBe(true);
     expect((await inject('GET', '/api/v1/settings_enterprise', alice)).json().admin_device_management).toBe(true);
-    expect((await inject('POST', '/api/v1/device/alice', alice, { name: 'new', wireguard_pubkey: newKey() })).json().code).toBe('device.management_locked');
+    expect((await inject('POST', '/api/v1/device/alice', alice, { name: 'new', wireguard_pubkey: newKey() })).json().code).toBe(
+      'device.management_locked',
+    );
     expect((await inject('DELETE', `/api/v1/device/${device.id}`, alice)).json().code).toBe('device.management_locked');
     expect((await inject('POST', '/api/v1/device/alice', admin, { name: 'by-admin', wireguard_pubkey: newKey() })).statusCode).toBe(201);
   });

@@ -22,7 +22,9 @@ describe('network devices', () => {
   it('suggests, validates and assigns a chosen address; lists with the spec columns', async () => {
     await addDevice(t.app, admin, 'admin'); // takes .2
     expect((await inject('GET', `/api/v1/device/network/ip/${location.id}`, admin)).json()).toEqual({ ips: ['10.100.0.3'] });
-    const check = await inject('POST', `/api/v1/device/network/ip/${location.id}`, admin, { ips: ['10.100.0.2', '10.100.0.1', '10.101.0.5', 'x', '10.100.0.9'] });
+    const check = await inject('POST', `/api/v1/device/network/ip/${location.id}`, admin, {
+      ips: ['10.100.0.2', '10.100.0.1', '10.101.0.5', 'x', '10.100.0.9'],
+    });
     expect(check.json().results.map((r: { valid: boolean; code?: string }) => r.code ?? 'ok')).toEqual([
       'network.ip_in_use',
       'network.ip_outside',
@@ -38,7 +40,13 @@ describe('network devices', () => {
       description: 'branch router',
     });
     expect(res.statusCode).toBe(201);
-    expect(res.json().device).toMatchObject({ name: 'router', location_id: location.id, assigned_ips: ['10.100.0.9'], added_by: 'admin', description: 'branch router' });
+    expect(res.json().device).toMatchObject({
+      name: 'router',
+      location_id: location.id,
+      assigned_ips: ['10.100.0.9'],
+      added_by: 'admin',
+      description: 'branch router',
+    });
     expect(res.json().config).toContain('Address = 10.100.0.9/24');
     const list = (await inject('GET', '/api/v1/device/network?search=branch', admin)).json();
     expect(list.total).toBe(1);
@@ -47,7 +55,12 @@ describe('network devices', () => {
 
   it('rejects an address in use with the field error and creates nothing', async () => {
     await addDevice(t.app, admin, 'admin');
-    const res = await inject('POST', '/api/v1/device/network', admin, { name: 'r', location_id: location.id, assigned_ips: ['10.100.0.2'], wireguard_pubkey: newKey() });
+    const res = await inject('POST', '/api/v1/device/network', admin, {
+      name: 'r',
+      location_id: location.id,
+      assigned_ips: ['10.100.0.2'],
+      wireguard_pubkey: newKey(),
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0]).toMatchObject({ path: 'assigned_ips.0', code: 'network.ip_in_use', message: 'IP already in use' });
     expect((await inject('GET', '/api/v1/device/network', admin)).json().total).toBe(0);
@@ -60,7 +73,9 @@ describe('network devices', () => {
   });
 
   it('edits, shows the config of and deletes a network device', async () => {
-    const created = (await inject('POST', '/api/v1/device/network', admin, { name: 'nas', location_id: location.id, wireguard_pubkey: newKey() })).json();
+    const created = (
+      await inject('POST', '/api/v1/device/network', admin, { name: 'nas', location_id: location.id, wireguard_pubkey: newKey() })
+    ).json();
     expect(created.device.assigned_ips).toEqual(['10.100.0.2']);
     const id = created.device.id;
     const edited = await inject('PUT', `/api/v1/device/network/${id}`, admin, { name: 'nas2', assigned_ips: ['10.100.0.50'] });
@@ -78,8 +93,30 @@ describe('network devices', () => {
     const rows = ((await t.database.db.execute('select token_hash from cli_tokens')) as unknown as { rows: { token_hash: string }[] }).rows;
     expect(rows).toHaveLength(1);
     expect(rows[0]?.token_hash).not.toContain(token);
-    const created = (await inject('POST', '/api/v1/device/network', admin, { name: 'nas', location_id: location.id, wireguard_pubkey: newKey() })).json();
+    const created = (
+      await inject('POST', '/api/v1/device/network', admin, { name: 'nas', location_id: location.id, wireguard_pubkey: newKey() })
+    ).json();
     expect((await inject('POST', `/api/v1/device/network/start_cli/${created.device.id}`, admin)).statusCode).toBe(201);
+  });
+
+  it('checks chosen addresses of a CLI token request, and refuses ids beyond the integer range', async () => {
+    const outside = await inject('POST', '/api/v1/device/network/start_cli', admin, {
+      name: 'cli',
+      location_id: location.id,
+      assigned_ips: ['10.9.9.9'],
+    });
+    expect(outside.json().errors[0]).toMatchObject({ path: 'assigned_ips.0', code: 'network.ip_outside' });
+    const junk = await inject('POST', '/api/v1/device/network/start_cli', admin, {
+      name: 'cli',
+      location_id: location.id,
+      assigned_ips: [''],
+    });
+    expect(junk.json().errors[0]).toMatchObject({ path: 'assigned_ips.0', code: 'network.ip_invalid' });
+    const huge = await inject('POST', '/api/v1/device/network', admin, { name: 'x', location_id: 2 ** 40, wireguard_pubkey: newKey() });
+    expect(huge.statusCode).toBe(400);
+    expect(huge.json().errors[0]).toMatchObject({ path: 'location_id', code: 'max_value' });
+    const rows = ((await t.database.db.execute('select count(*)::int as n from cli_tokens')) as unknown as { rows: { n: number }[] }).rows;
+    expect(rows[0]?.n).toBe(0);
   });
 
   it('is admin-only', async () => {
@@ -89,7 +126,9 @@ describe('network devices', () => {
       ['GET', `/api/v1/device/network/ip/${location.id}`],
       ['POST', '/api/v1/device/network/start_cli'],
     ] as const) {
-      expect((await inject(method, url, user, method === 'POST' ? { name: 'x', location_id: location.id } : undefined)).statusCode).toBe(403);
+      expect((await inject(method, url, user, method === 'POST' ? { name: 'x', location_id: location.id } : undefined)).statusCode).toBe(
+        403,
+      );
     }
   });
 });

@@ -183,6 +183,11 @@ export class NetworkDevicesService {
         ]);
       }
       if (await this.#repo.findNetworkDeviceByName(spec.name)) throw deviceNameTaken();
+      const networks = new NetworksRepo(this.db);
+      for (const [index, ip] of (spec.assigned_ips ?? []).entries()) {
+        const result = await checkIp(networks, location.id, location.addresses, ip);
+        if (!result.ok) throw ipProblem(index, result.code, IP_MESSAGES[result.code] ?? 'Invalid IP');
+      }
     }
     const token = randomToken(24);
     const expiresAt = new Date(Date.now() + CLI_TOKEN_TTL_MS);
@@ -191,7 +196,7 @@ export class NetworkDevicesService {
     } catch (error) {
       throw Object.assign(new HttpProblem(500, 'token.generation_failed', 'Token generation failed.'), { cause: error });
     }
-    return { token, expires_at: expiresAt.toISOString(), enrollment_url: this.publicUrl ?? '' };
+    return { token, expires_at: expiresAt.toISOString(), ...(this.publicUrl ? { enrollment_url: this.publicUrl } : {}) };
   }
 
   /** Maps peers of an imported config to users (POST /network/{id}/devices). */

@@ -36,17 +36,32 @@ describe('POST /network/import and /network/{id}/devices', () => {
   });
   afterAll(() => t.close());
 
-  const post = (url: string, payload: unknown) => t.app.inject({ method: 'POST', url, headers: { cookie: admin }, payload: payload as object });
+  const post = (url: string, payload: unknown) =>
+    t.app.inject({ method: 'POST', url, headers: { cookie: admin }, payload: payload as object });
 
   it('creates the location from the server config and returns its peers; mapping keeps their IPs', async () => {
-    const res = await post('/api/v1/network/import', { name: 'Legacy', endpoint: 'legacy.example.com', config: CONFIG, allowed_groups: [] });
+    const res = await post('/api/v1/network/import', {
+      name: 'Legacy',
+      endpoint: 'legacy.example.com',
+      config: CONFIG,
+      allowed_groups: [],
+    });
     expect(res.statusCode).toBe(201);
     const { network, devices } = res.json();
-    expect(network).toMatchObject({ name: 'Legacy', address: ['10.200.0.1/24'], port: 51999, pubkey: server.publicKey, endpoint: 'legacy.example.com' });
+    expect(network).toMatchObject({
+      name: 'Legacy',
+      address: ['10.200.0.1/24'],
+      port: 51999,
+      pubkey: server.publicKey,
+      endpoint: 'legacy.example.com',
+    });
     expect(devices.map((d: { wireguard_ips: string[] }) => d.wireguard_ips)).toEqual([['10.200.0.10'], ['10.200.0.11'], ['10.200.0.12']]);
 
     await t.createUser('dave');
-    const users = (await t.app.inject({ method: 'GET', url: '/api/v1/user', headers: { cookie: admin } })).json().items as { id: number; username: string }[];
+    const users = (await t.app.inject({ method: 'GET', url: '/api/v1/user', headers: { cookie: admin } })).json().items as {
+      id: number;
+      username: string;
+    }[];
     const dave = users.find((u) => u.username === 'dave');
     const mapped = await post(`/api/v1/network/${network.id}/devices`, {
       devices: devices.map((d: { wireguard_pubkey: string; wireguard_ips: string[] }, i: number) => ({
@@ -58,11 +73,9 @@ describe('POST /network/import and /network/{id}/devices', () => {
     });
     expect(mapped.statusCode).toBe(204);
     const daveDevices = (await t.app.inject({ method: 'GET', url: '/api/v1/device/user/dave', headers: { cookie: admin } })).json();
-    expect(daveDevices.map((d: { networks: { device_wireguard_ips: string[] }[] }) => d.networks[0]?.device_wireguard_ips[0]).sort()).toEqual([
-      '10.200.0.10',
-      '10.200.0.11',
-      '10.200.0.12',
-    ]);
+    expect(
+      daveDevices.map((d: { networks: { device_wireguard_ips: string[] }[] }) => d.networks[0]?.device_wireguard_ips[0]).sort(),
+    ).toEqual(['10.200.0.10', '10.200.0.11', '10.200.0.12']);
   });
 
   it('a bad file answers 400 naming the line and reason, and creates nothing', async () => {
@@ -75,7 +88,9 @@ describe('POST /network/import and /network/{id}/devices', () => {
   });
 
   it('an address already in use fails the mapping as a whole', async () => {
-    const { network, devices } = (await post('/api/v1/network/import', { name: 'L', endpoint: 'l.example.com', config: CONFIG, allowed_groups: [] })).json();
+    const { network, devices } = (
+      await post('/api/v1/network/import', { name: 'L', endpoint: 'l.example.com', config: CONFIG, allowed_groups: [] })
+    ).json();
     const adminId = (await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: { cookie: admin } })).json().id;
     const res = await post(`/api/v1/network/${network.id}/devices`, {
       devices: [
@@ -89,15 +104,27 @@ describe('POST /network/import and /network/{id}/devices', () => {
   });
 
   it('peers whose key matches an existing device keep their addresses', async () => {
-    await t.app.inject({ method: 'POST', url: '/api/v1/device/admin', headers: { cookie: admin }, payload: { name: 'existing', wireguard_pubkey: peers[1]?.publicKey } });
-    const { devices } = (await post('/api/v1/network/import', { name: 'L2', endpoint: 'l.example.com', config: CONFIG, allowed_groups: [] })).json();
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/device/admin',
+      headers: { cookie: admin },
+      payload: { name: 'existing', wireguard_pubkey: peers[1]?.publicKey },
+    });
+    const { devices } = (
+      await post('/api/v1/network/import', { name: 'L2', endpoint: 'l.example.com', config: CONFIG, allowed_groups: [] })
+    ).json();
     expect(devices[1]).toMatchObject({ name: 'existing', device_id: expect.any(Number) });
     const mine = (await t.app.inject({ method: 'GET', url: '/api/v1/device/user/admin', headers: { cookie: admin } })).json();
     expect(mine[0].networks[0].device_wireguard_ips).toEqual(['10.200.0.11']);
   });
 
   it('refuses configs over 4 MiB', async () => {
-    const res = await post('/api/v1/network/import', { name: 'Huge', endpoint: 'x.example.com', config: `# ${'x'.repeat(4 * 1024 * 1024 + 10)}`, allowed_groups: [] });
+    const res = await post('/api/v1/network/import', {
+      name: 'Huge',
+      endpoint: 'x.example.com',
+      config: `# ${'x'.repeat(4 * 1024 * 1024 + 10)}`,
+      allowed_groups: [],
+    });
     expect([400, 413]).toContain(res.statusCode);
     expect(res.headers['content-type']).toMatch(/problem\+json/);
   });

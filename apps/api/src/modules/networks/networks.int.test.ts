@@ -59,7 +59,9 @@ describe('locations', () => {
   it('rejects a taken name and unknown allowed groups', async () => {
     await createLocation(t.app, admin, { name: 'Same' });
     expect((await inject('POST', '/api/v1/network', admin, locationBody({ name: 'same' }))).json().errors[0].code).toBe('name_taken');
-    expect((await inject('POST', '/api/v1/network', admin, locationBody({ allowed_groups: ['nope'] }))).json().code).toBe('group.not_found');
+    expect((await inject('POST', '/api/v1/network', admin, locationBody({ allowed_groups: ['nope'] }))).json().code).toBe(
+      'group.not_found',
+    );
   });
 
   it('gives each device one address per location address, never network, broadcast or own', async () => {
@@ -74,7 +76,12 @@ describe('locations', () => {
   it('re-assigns device addresses when the location address changes, in one transaction', async () => {
     const loc = await createLocation(t.app, admin, { address: ['10.40.0.1/24'] });
     const { device } = await addDevice(t.app, admin, 'admin');
-    const res = await inject('PUT', `/api/v1/network/${loc.id}`, admin, locationBody({ name: loc.name, address: ['10.41.0.1/24', 'fd41::1/64'] }));
+    const res = await inject(
+      'PUT',
+      `/api/v1/network/${loc.id}`,
+      admin,
+      locationBody({ name: loc.name, address: ['10.41.0.1/24', 'fd41::1/64'] }),
+    );
     expect(res.statusCode).toBe(200);
     const after = (await inject('GET', `/api/v1/device/${device.id}`, admin)).json();
     expect(after.networks[0].device_wireguard_ips.sort()).toEqual(['10.41.0.2', 'fd41::2']);
@@ -94,7 +101,9 @@ describe('locations', () => {
     const { device, configs } = await addDevice(t.app, alice, 'alice');
     expect(configs).toEqual([]);
     expect((await inject('POST', '/api/v1/group/staff', admin, { username: 'alice' })).statusCode).toBe(200);
-    expect((await inject('GET', `/api/v1/device/${device.id}`, alice)).json().networks.map((n: { network_id: number }) => n.network_id)).toEqual([loc.id]);
+    expect(
+      (await inject('GET', `/api/v1/device/${device.id}`, alice)).json().networks.map((n: { network_id: number }) => n.network_id),
+    ).toEqual([loc.id]);
     expect((await inject('DELETE', '/api/v1/group/staff/user/alice', admin)).statusCode).toBe(204);
     expect((await inject('GET', `/api/v1/device/${device.id}`, alice)).json().networks).toEqual([]);
     await inject('PUT', `/api/v1/network/${loc.id}`, admin, locationBody({ name: loc.name, allowed_groups: [] }));
@@ -106,7 +115,8 @@ describe('locations', () => {
     const { device } = await addDevice(t.app, admin, 'admin');
     await inject('DELETE', `/api/v1/network/${loc.id}`, admin);
     expect((await inject('GET', `/api/v1/device/${device.id}`, admin)).json().networks).toEqual([]);
-    const [count] = ((await t.database.db.execute('select count(*)::int as n from device_ips')) as unknown as { rows: { n: number }[] }).rows;
+    const [count] = ((await t.database.db.execute('select count(*)::int as n from device_ips')) as unknown as { rows: { n: number }[] })
+      .rows;
     expect(count?.n).toBe(0);
   });
 
@@ -123,7 +133,12 @@ describe('locations', () => {
     const loc = await createLocation(t.app, admin, { address: ['10.61.0.1/24'] });
     const made = [];
     for (let i = 0; i < 5; i++) made.push(await addDevice(t.app, admin, 'admin')); // .2 … .6
-    const manual = await inject('POST', '/api/v1/device/network', admin, { name: 'pinned', location_id: loc.id, assigned_ips: ['10.61.0.7'], wireguard_pubkey: newKey() });
+    const manual = await inject('POST', '/api/v1/device/network', admin, {
+      name: 'pinned',
+      location_id: loc.id,
+      assigned_ips: ['10.61.0.7'],
+      wireguard_pubkey: newKey(),
+    });
     expect(manual.statusCode).toBe(201);
     await inject('DELETE', `/api/v1/device/${made[3]?.device.id}`, admin); // frees .5
     await inject('DELETE', `/api/v1/device/${made[1]?.device.id}`, admin); // frees .3
@@ -151,6 +166,10 @@ describe('locations', () => {
     expect(res.body).toContain(`PrivateKey = ${PRIVATE_KEY_PLACEHOLDER}`);
     const parsed = parseWgConfig(res.body.replace(PRIVATE_KEY_PLACEHOLDER, 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='));
     expect(parsed.interface.addresses).toEqual(['10.80.0.2/24']);
-    expect(parsed.peers[0]).toMatchObject({ publicKey: loc.pubkey, endpoint: { host: 'vpn.example.com', port: 51820 }, persistentKeepalive: 15 });
+    expect(parsed.peers[0]).toMatchObject({
+      publicKey: loc.pubkey,
+      endpoint: { host: 'vpn.example.com', port: 51820 },
+      persistentKeepalive: 15,
+    });
   });
 });
