@@ -34,8 +34,12 @@ pnpm exec turbo run typecheck --output-logs=errors-only
 say "api-client matches the API's OpenAPI document"
 pnpm check:api-client
 
-say "Unit and integration tests (vitest; real PostgreSQL)"
-for pkg in contracts wireguard api web; do
+say "Gateway protocol: buf lint, generated code up to date"
+pnpm --filter @palisade/proto lint
+pnpm --filter @palisade/proto check
+
+say "Unit, integration and gateway system tests (vitest; real PostgreSQL, wireguard-go)"
+for pkg in contracts wireguard api web gateway; do
   dir=packages/$pkg; [ -d "$dir" ] || dir=apps/$pkg
   (cd "$dir" && pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS/vitest-$pkg.json")
 done

@@ -101,6 +101,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(rateLimit, {
       max: env.RATE_LIMIT_PER_MINUTE,
       timeWindow: '1 minute',
+      // The console's static files are not limited: one page load fetches many chunks.
+      allowList: (req) => !req.url.startsWith('/api/'),
       errorResponseBuilder: (_req, ctx) =>
         Object.assign(new HttpProblem(429, 'request.rate_limited', `Rate limit exceeded, retry in ${ctx.after}.`), { statusCode: 429 }),
     });

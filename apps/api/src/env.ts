@@ -43,7 +43,10 @@ export type Env = z.infer<typeof EnvSchema>;
 export class EnvError extends Error {}
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const result = EnvSchema.safeParse(source);
+  // An empty value means unset (`PORT=` must not become port 0, nor `RATE_LIMIT_PER_MINUTE=`
+  // turn the limiter off).
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v.trim() !== ''));
+  const result = EnvSchema.safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
     throw new EnvError(`Invalid environment configuration:\n${lines.join('\n')}`);

@@ -8,7 +8,12 @@ export type ApiSchemas = components['schemas'];
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  readonly problem: { code: string; title?: string; detail?: string; errors?: { path: string; code: string; message: string; params?: Record<string, string | number> }[] };
+  readonly problem: {
+    code: string;
+    title?: string;
+    detail?: string;
+    errors?: { path: string; code: string; message: string; params?: Record<string, string | number> }[];
+  };
 
   constructor(status: number, problem: ApiError['problem']) {
     super(problem.detail ?? problem.title ?? problem.code);
@@ -52,9 +57,7 @@ export type { Middleware };
  * Turns an openapi-fetch result into its data or throws `ApiError`.
  * `const user = await unwrap(api.GET('/api/v1/me'))`.
  */
-export async function unwrap<T>(
-  pending: Promise<{ data?: T; error?: unknown; response: Response }>,
-): Promise<NonNullable<T>> {
+export async function unwrap<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<NonNullable<T>> {
   const { data, error, response } = await pending;
   if (!response.ok) {
     const problem =

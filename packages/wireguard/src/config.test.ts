@@ -43,7 +43,13 @@ describe('parseWgConfig', () => {
       dns: ['1.1.1.1', 'corp.example'],
     });
     expect(cfg.peers).toEqual([
-      { publicKey: k2.publicKey, allowedIps: ['10.10.0.2/32', 'fd10::2/128'], persistentKeepalive: 25, endpoint: { host: '2001:db8::1', port: 51820 }, line: 9 },
+      {
+        publicKey: k2.publicKey,
+        allowedIps: ['10.10.0.2/32', 'fd10::2/128'],
+        persistentKeepalive: 25,
+        endpoint: { host: '2001:db8::1', port: 51820 },
+        line: 9,
+      },
     ]);
   });
 
@@ -67,9 +73,26 @@ describe('parseWgConfig', () => {
 
   it('gives a config or a ConfigParseError for any input, never another exception', () => {
     const fragments = fc.constantFrom(
-      '[Interface]', '[Peer]', '[interface ]', 'PrivateKey = ', `PrivateKey = ${k1.privateKey}`, `PublicKey = ${k2.publicKey}`,
-      'Address = ', 'Address = 10.0.0.1/24', 'AllowedIPs = 0.0.0.0/0, ::/0', 'Endpoint = [::1]:1', 'Endpoint = a:b:c', 'ListenPort = 99999999999',
-      'MTU = 1420', 'FwMark = 0xffffffffff', 'DNS = ,,,', '=', '# comment', '\uFEFF', '\u0000', 'PersistentKeepalive = off',
+      '[Interface]',
+      '[Peer]',
+      '[interface ]',
+      'PrivateKey = ',
+      `PrivateKey = ${k1.privateKey}`,
+      `PublicKey = ${k2.publicKey}`,
+      'Address = ',
+      'Address = 10.0.0.1/24',
+      'AllowedIPs = 0.0.0.0/0, ::/0',
+      'Endpoint = [::1]:1',
+      'Endpoint = a:b:c',
+      'ListenPort = 99999999999',
+      'MTU = 1420',
+      'FwMark = 0xffffffffff',
+      'DNS = ,,,',
+      '=',
+      '# comment',
+      '\uFEFF',
+      '\u0000',
+      'PersistentKeepalive = off',
     );
     const line = fc.oneof(fragments, fc.string({ maxLength: 80 }), fc.string({ unit: 'binary', maxLength: 40 }));
     fc.assert(
@@ -91,15 +114,29 @@ describe('renderClientConfig', () => {
     const text = renderClientConfig({
       addresses: ['10.10.0.2/24'],
       dns: ['10.10.0.1'],
-      peer: { publicKey: k1.publicKey, allowedIps: ['10.10.0.0/24', '192.168.5.0/24'], endpointHost: 'vpn.example.com', endpointPort: 51820, persistentKeepalive: 25 },
+      peer: {
+        publicKey: k1.publicKey,
+        allowedIps: ['10.10.0.0/24', '192.168.5.0/24'],
+        endpointHost: 'vpn.example.com',
+        endpointPort: 51820,
+        persistentKeepalive: 25,
+      },
     });
     expect(text).toContain(`PrivateKey = ${PRIVATE_KEY_PLACEHOLDER}`);
     const withKey = parseWgConfig(text.replace(PRIVATE_KEY_PLACEHOLDER, k2.privateKey));
     expect(withKey.interface.addresses).toEqual(['10.10.0.2/24']);
-    expect(withKey.peers[0]).toMatchObject({ publicKey: k1.publicKey, endpoint: { host: 'vpn.example.com', port: 51820 }, persistentKeepalive: 25 });
+    expect(withKey.peers[0]).toMatchObject({
+      publicKey: k1.publicKey,
+      endpoint: { host: 'vpn.example.com', port: 51820 },
+      persistentKeepalive: 25,
+    });
   });
   it('brackets IPv6 endpoints and omits empty optional lines', () => {
-    const text = renderClientConfig({ addresses: ['fd00::2/64'], dns: [], peer: { publicKey: k1.publicKey, allowedIps: ['::/0'], endpointHost: '2001:db8::1', endpointPort: 51820 } });
+    const text = renderClientConfig({
+      addresses: ['fd00::2/64'],
+      dns: [],
+      peer: { publicKey: k1.publicKey, allowedIps: ['::/0'], endpointHost: '2001:db8::1', endpointPort: 51820 },
+    });
     expect(text).toContain('Endpoint = [2001:db8::1]:51820');
     expect(text).not.toContain('DNS');
     expect(text).not.toContain('PersistentKeepalive');

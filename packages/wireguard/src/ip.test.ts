@@ -26,14 +26,30 @@ const ip = (t: string) => {
 };
 
 describe('ip parsing and formatting', () => {
-  it.each(['0.0.0.0', '10.1.2.3', '255.255.255.255', '::', '::1', 'fd00::1', '2001:db8::8a2e:370:7334', '1:2:3:4:5:6:7:8', '::ffff:192.0.2.1'])(
-    'parses %s',
-    (t) => expect(parseIp(t)).toBeDefined(),
-  );
-  it.each(['', '1.2.3', '1.2.3.4.5', '256.1.1.1', '01.1.1.1', '1.2.3.-1', ':::', '1::2::3', '1:2:3:4:5:6:7:8:9', 'g::1', '1:2:3:4:5:6:7::8:9'])(
-    'rejects %j',
-    (t) => expect(parseIp(t)).toBeUndefined(),
-  );
+  it.each([
+    '0.0.0.0',
+    '10.1.2.3',
+    '255.255.255.255',
+    '::',
+    '::1',
+    'fd00::1',
+    '2001:db8::8a2e:370:7334',
+    '1:2:3:4:5:6:7:8',
+    '::ffff:192.0.2.1',
+  ])('parses %s', (t) => expect(parseIp(t)).toBeDefined());
+  it.each([
+    '',
+    '1.2.3',
+    '1.2.3.4.5',
+    '256.1.1.1',
+    '01.1.1.1',
+    '1.2.3.-1',
+    ':::',
+    '1::2::3',
+    '1:2:3:4:5:6:7:8:9',
+    'g::1',
+    '1:2:3:4:5:6:7::8:9',
+  ])('rejects %j', (t) => expect(parseIp(t)).toBeUndefined());
   it('formats IPv6 per RFC 5952', () => {
     expect(formatIp(ip('2001:0db8:0000:0000:0000:0000:0002:0001'))).toBe('2001:db8::2:1');
     expect(formatIp(ip('2001:db8:0:1:1:1:1:1'))).toBe('2001:db8:0:1:1:1:1:1');
@@ -55,7 +71,8 @@ describe('cidr math', () => {
     expect(canonicalNetwork(cidr('fd00::7/64'))).toBe('fd00::/64');
   });
   it('rejects bad prefixes', () => {
-    for (const t of ['10.0.0.0/33', '10.0.0.0/-1', '10.0.0.0/', 'fd00::/129', '10.0.0.0/08', '10.0.0.0/24/1']) expect(parseCidr(t)).toBeUndefined();
+    for (const t of ['10.0.0.0/33', '10.0.0.0/-1', '10.0.0.0/', 'fd00::/129', '10.0.0.0/08', '10.0.0.0/24/1'])
+      expect(parseCidr(t)).toBeUndefined();
     expect(parseCidr('10.0.0.1')).toBeUndefined();
     expect(parseCidr('10.0.0.1', true)?.prefix).toBe(32);
   });

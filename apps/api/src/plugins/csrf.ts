@@ -6,13 +6,13 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * API.md §2: unsafe methods are refused when `Sec-Fetch-Site` says cross-site or `Origin` is not
- * our own. Requests without those headers (scripts, curl) and Bearer-token requests pass.
+ * our own. Requests without those headers (scripts, curl) pass. (API tokens, when they come, must
+ * only be exempt when the token itself authenticates the request, never on the header alone.)
  */
 export const csrfPlugin = fp(async (app: FastifyInstance, opts: { publicUrl?: string | undefined }) => {
   const publicOrigin = opts.publicUrl ? new URL(opts.publicUrl).origin : undefined;
   app.addHook('onRequest', async (request) => {
     if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/')) return;
-    if (request.headers.authorization?.startsWith('Bearer ')) return;
     if (request.headers['sec-fetch-site'] === 'cross-site') {
       throw new HttpProblem(403, 'auth.csrf', 'Cross-site request refused.');
     }

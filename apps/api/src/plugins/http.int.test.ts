@@ -292,6 +292,8 @@ describe('HTTP conventions', () => {
       const res = await limited.request('GET', '/api/v1/settings_essentials');
       expect(problemOf(res)).toMatchObject({ status: 429, code: 'request.rate_limited' });
       expect((await limited.request('GET', '/api/v1/health')).statusCode).toBe(200);
+      // The console's pages and assets are not limited (a page load fetches many chunks).
+      expect((await limited.request('GET', '/assets/index.js')).statusCode).not.toBe(429);
       // Another client address has its own budget.
       expect((await limited.request('GET', '/api/v1/settings_essentials', { remoteAddress: '198.51.100.7' })).statusCode).toBe(200);
     });

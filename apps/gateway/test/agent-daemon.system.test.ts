@@ -1,0 +1,139 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { generateKeyPair } from '@palisade/wireguard';
+import { afterAll, describe, expect, it } from 'vitest';
+import { deleteNs, ensureWireGuardTools, inNs, ip, isRoot, removeWireGuardSocket, stopPid, uniqueSuffix } from './support/netns.js';
+
+/**
+ * The whole agent as operators run it (`bin/palisade-gateway.mjs`, configured by flags) inside a
+ * network namespace, against a scripted control plane (test/support/scripted-control-plane.ts)
+ * in the same namespace, with real WireGuard (`--userspace auto` → wireguard-go here). Checks the
+ * wiring end to end: hello, snapshot + delta applied and acked, stats, /health, and that stopping
+ * the agent leaves the interface configured (fail-open). Needs root.
+ */
+const canRun = isRoot() && ensureWireGuardTools();
+const appDir = fileURLToPath(new URL('..', import.meta.url));
+const suffix = uniqueSuffix();
+const ns = `pgw-d-${suffix}`;
+const ifname = `pgwd${suffix}`;
+const gateway = generateKeyPair();
+const peers = [generateKeyPair(), generateKeyPair(), generateKeyPair()].map((k, i) => ({
+  publicKey: k.publicKey,
+  allowedIps: [`10.70.0.${i + 2}/32`],
+}));
+const script = {
+  snapshot: {
+    revisionEpoch: 'sys',
+    revision: '1n',
+    interface: { privateKey: gateway.privateKey, listenPort: 51830, addresses: ['10.70.0.1/24'] },
+    peers,
+  },
+  deltas: [{ revision: '2n', ops: [{ op: { case: 'peerUpsert', value: { peer: { ...peers[1], persistentKeepalive: 25 } } } }] }],
+};
+
+type Event = { event: string; kind?: string; value?: Record<string, unknown>; port?: number };
+
+/** Spawns inside the namespace and collects stdout lines (JSON when they parse). */
+function spawnInNs(argv: string[]): {
+  child: ChildProcess;
+  lines: string[];
+  waitFor: (match: (line: string) => boolean, ms: number) => Promise<string>;
+} {
+  const child = spawn('ip', ['netns', 'exec', ns, ...argv], { cwd: appDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const waiters: { match: (l: string) => boolean; resolve: (l: string) => void }[] = [];
+  const onLine = (line: string) => {
+    lines.push(line);
+    for (const w of [...waiters]) if (w.match(line)) w.resolve(line);
+  };
+  createInterface({ input: child.stdout! }).on('line', onLine);
+  createInterface({ input: child.stderr! }).on('line', onLine);
+  const waitFor = (match: (line: string) => boolean, ms: number) =>
+    new Promise<string>((resolve, reject) => {
+      const found = lines.find(match);
+      if (found) return resolve(found);
+      const timer = setTimeout(() => reject(new Error(`timeout; output so far:\n${lines.join('\n')}`)), ms);
+      waiters.push({
+        match,
+        resolve: (l) => {
+          clearTimeout(timer);
+          resolve(l);
+        },
+      });
+    });
+  return { child, lines, waitFor };
+}
+
+/** PID of the wireguard-go serving our interface's control socket (the agent started it detached). */
+function wireguardGoPid(): number | undefined {
+  const out = inNs(ns, ['ss', '-xlpn']);
+  const line = out.split('\n').find((l) => l.includes(`/var/run/wireguard/${ifname}.sock`));
+  const pid = line && /pid=(\d+)/.exec(line)?.[1];
+  return pid ? Number(pid) : undefined;
+}
+
+describe.skipIf(!canRun)('palisade-gateway daemon (system: netns + wireguard-go + scripted control plane)', () => {
+  const started: ChildProcess[] = [];
+  let wgPid: number | undefined;
+
+  afterAll(async () => {
+    for (const child of started) await stopPid(child.pid);
+    await stopPid(wgPid ?? wireguardGoPid());
+    removeWireGuardSocket(ifname);
+    deleteNs(ns);
+  });
+
+  it('applies and acks what the control plane sends, serves /health, and keeps the interface when stopped', async () => {
+    ip('netns', 'add', ns);
+    inNs(ns, ['ip', 'link', 'set', 'lo', 'up']);
+    const server = spawnInNs(['node', '--import', 'tsx', 'test/support/scripted-control-plane.ts', JSON.stringify(script)]);
+    started.push(server.child);
+    const port = (JSON.parse(await server.waitFor((l) => l.includes('"listening"'), 20_000)) as Event).port;
+
+    const agent = spawnInNs([
+      'node',
+      'bin/palisade-gateway.mjs',
+      ...['--grpc-url', `http://127.0.0.1:${port}`, '--token', 'sys-token', '--ifname', ifname],
+      ...['--userspace', 'auto', '--stats-interval', '1', '--health-port', '0'],
+    ]);
+    started.push(agent.child);
+    await server.waitFor((l) => l.includes('"done"'), 30_000);
+    wgPid = wireguardGoPid();
+
+    const events = server.lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Event);
+    const messages = events.filter((e) => e.event === 'message');
+    expect(messages[0]).toMatchObject({ kind: 'hello', value: { appliedRevision: '0', interfaceName: ifname } });
+    expect(messages.filter((m) => m.kind === 'ack').map((m) => m.value?.revision)).toEqual(['1', '2']);
+
+    const dump = inNs(ns, ['wg', 'show', ifname, 'dump']).trim().split('\n');
+    expect(dump[0]?.split('\t')[2]).toBe('51830');
+    const keepalive = new Map(dump.slice(1).map((l) => [l.split('\t')[0], l.split('\t')[7]]));
+    expect(keepalive).toEqual(
+      new Map([
+        [peers[0]!.publicKey, 'off'],
+        [peers[1]!.publicKey, '25'],
+        [peers[2]!.publicKey, 'off'],
+      ]),
+    );
+    expect(inNs(ns, ['ip', '-j', 'addr', 'show', 'dev', ifname])).toContain('"10.70.0.1"');
+
+    const healthLine = await agent.waitFor((l) => /\/health on port \d+/.test(l), 5_000);
+    const healthPort = /port (\d+)/.exec(healthLine)![1];
+    const health = JSON.parse(inNs(ns, ['curl', '-s', `http://127.0.0.1:${healthPort}/health`]));
+    expect(health).toMatchObject({
+      status: 'ok',
+      connected: true,
+      state: 'synced',
+      appliedRevision: '2',
+      revisionEpoch: 'sys',
+      peerCount: 3,
+    });
+
+    const exited = new Promise((resolve) => agent.child.once('exit', resolve));
+    agent.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    // Fail-open: the tunnel and its peers outlive the agent.
+    expect(inNs(ns, ['wg', 'show', ifname, 'dump']).trim().split('\n')).toHaveLength(4);
+  }, 60_000);
+});
