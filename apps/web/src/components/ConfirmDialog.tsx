@@ -14,7 +14,16 @@ interface ConfirmDialogProps {
   isPending?: boolean;
 }
 
-export function ConfirmDialog({ title, isOpen, onCancel, onConfirm, children, confirmLabel, isDanger = false, isPending = false }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  isOpen,
+  onCancel,
+  onConfirm,
+  children,
+  confirmLabel,
+  isDanger = false,
+  isPending = false,
+}: ConfirmDialogProps) {
   const { t } = useTranslation();
   return (
     <Dialog

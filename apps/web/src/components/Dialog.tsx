@@ -9,7 +9,7 @@ interface DialogProps {
   onClose: () => void;
   children: ReactNode;
   footer?: ReactNode;
-  size?: 'sm' | 'md';
+  size?: 'sm' | 'md' | 'lg';
   /** For confirmations: role alertdialog. */
   isAlert?: boolean;
 }
@@ -31,8 +31,17 @@ function DialogPanel({ title, onClose, children, footer, size, isAlert }: Omit<D
   const titleId = useId();
   useFocusTrap(ref, true, onClose);
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a backdrop click is a mouse shortcut; Escape and the close button are the keyboard paths
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div ref={ref} className={`dialog dialog--${size}`} role={isAlert ? 'alertdialog' : 'dialog'} aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the role is dialog or alertdialog, both support aria-modal */}
+      <div
+        ref={ref}
+        className={`dialog dialog--${size}`}
+        role={isAlert ? 'alertdialog' : 'dialog'}
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+      >
         <header className="dialog__header">
           <h2 id={titleId} className="dialog__title">
             {title}

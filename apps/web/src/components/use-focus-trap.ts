@@ -15,7 +15,8 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, isActive: boole
     const root = ref.current;
     if (!isActive || !root) return;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const focusables = () => Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.hasAttribute('data-skip-autofocus'));
+    const focusables = () =>
+      Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => !el.hasAttribute('data-skip-autofocus'));
     const initial = root.querySelector<HTMLElement>('[data-autofocus]') ?? focusables()[0] ?? root;
     initial.focus();
 

@@ -11,3 +11,10 @@ export function formatDate(language: Language, iso: string | undefined): string 
 export function formatNumber(language: Language, value: number): string {
   return new Intl.NumberFormat(language).format(value);
 }
+
+export function formatDateTime(language: Language, iso: string | undefined): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}

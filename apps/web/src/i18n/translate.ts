@@ -12,9 +12,7 @@ export const isMessageKey = (key: string): key is MessageKey => Object.hasOwn(en
 
 export function interpolate(template: string, params?: TranslateParams): string {
   if (!params) return template;
-  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) =>
-    Object.hasOwn(params, name) ? String(params[name]) : match,
-  );
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) => (Object.hasOwn(params, name) ? String(params[name]) : match));
 }
 
 export function translate(language: Language, key: MessageKey, params?: TranslateParams): string {

@@ -11,7 +11,11 @@ export interface FieldIssue {
 export type FieldIssues = Record<string, FieldIssue>;
 
 /** Server paths may be `username` or `body.username`; forms key fields by their plain name. */
-const normalisePath = (path: string) => path.replace(/^body[./]/, '').replace(/^\//, '').replace(/\//g, '.');
+const normalisePath = (path: string) =>
+  path
+    .replace(/^body[./]/, '')
+    .replace(/^\//, '')
+    .replace(/\//g, '.');
 
 /** The contracts schemas put the field code in each issue's message (contracts/validation.ts). */
 export function issuesFromZod(error: ZodError): FieldIssues {

@@ -14,5 +14,4 @@ export function problemMessageKey(error: unknown): MessageKey {
 
 export const problemMessage = (t: Translate, error: unknown): string => t(problemMessageKey(error));
 
-export const hasCode = (error: unknown, ...codes: string[]): boolean =>
-  error instanceof ApiError && codes.includes(error.code);
+export const hasCode = (error: unknown, ...codes: string[]): boolean => error instanceof ApiError && codes.includes(error.code);

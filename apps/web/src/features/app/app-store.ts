@@ -1,4 +1,4 @@
-import type { Info, SettingsEssentials } from '@palisade/contracts';
+import type { EnterpriseSettings, Info, SettingsEssentials } from '@palisade/contracts';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import { browserLanguages, detectLanguage, isLanguage, type Language } from '@/i18n/languages';
@@ -8,10 +8,11 @@ export interface AppState {
   settings: SettingsEssentials | undefined;
   language: Language;
   appInfo: Info | undefined;
-  enterprise_settings: Record<string, unknown> | undefined;
+  enterprise_settings: EnterpriseSettings | undefined;
   setSettings: (settings: SettingsEssentials) => void;
   setLanguage: (language: Language) => void;
   setAppInfo: (info: Info) => void;
+  setEnterpriseSettings: (settings: EnterpriseSettings) => void;
 }
 
 type PersistedApp = Pick<AppState, 'language'>;
@@ -28,6 +29,7 @@ export const useAppStore = create<AppState>()(
       setSettings: (settings) => set({ settings }),
       setLanguage: (language) => set({ language }),
       setAppInfo: (appInfo) => set({ appInfo }),
+      setEnterpriseSettings: (enterprise_settings) => set({ enterprise_settings }),
     }),
     {
       name: 'app-store',

@@ -1,0 +1,57 @@
+import type { Device } from '@palisade/contracts';
+import { Menu, type MenuItem } from '@/components/Menu';
+import { useTranslation } from '@/i18n/use-translation';
+import { useCopy } from '@/lib/use-copy';
+import { shortKey } from './config-text';
+
+interface DeviceItemProps {
+  device: Device;
+  canManage: boolean;
+  canViewConfig: boolean;
+  onEdit: () => void;
+  onDelete: () => void;
+  onShowConfig: () => void;
+}
+
+export function DeviceItem({ device, canManage, canViewConfig, onEdit, onDelete, onShowConfig }: DeviceItemProps) {
+  const { t } = useTranslation();
+  const copy = useCopy();
+  const items: MenuItem[] = [
+    ...(canViewConfig && device.networks?.length ? [{ label: t('devices.showConfig'), onSelect: onShowConfig }] : []),
+    ...(canManage
+      ? [
+          { label: t('common.edit'), onSelect: onEdit },
+          { label: t('common.delete'), onSelect: onDelete, isDanger: true },
+        ]
+      : []),
+  ];
+  return (
+    <li className="device-item" aria-label={device.name}>
+      <div className="device-item__main">
+        <span className="device-item__name">{device.name}</span>
+        <span className="device-item__key">
+          <span title={device.wireguard_pubkey}>{shortKey(device.wireguard_pubkey)}</span>
+          <button
+            type="button"
+            className="icon-btn icon-btn--sm"
+            onClick={() => void copy(device.wireguard_pubkey)}
+            aria-label={t('devices.copyKey', { name: device.name })}
+          >
+            <svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true">
+              <path d="M9 9h10v10H9zM5 15V5h10" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" />
+            </svg>
+          </button>
+        </span>
+        <ul className="device-item__networks">
+          {(device.networks ?? []).map((n) => (
+            <li key={n.network_id}>
+              <strong>{n.network_name}</strong> {n.device_wireguard_ips.join(', ')}
+            </li>
+          ))}
+          {device.networks?.length ? null : <li>{t('devices.noLocations')}</li>}
+        </ul>
+      </div>
+      {items.length ? <Menu label={t('devices.actionsFor', { name: device.name })} items={items} /> : null}
+    </li>
+  );
+}

@@ -1,0 +1,67 @@
+import { CreateGroupBodySchema, type GroupInfo } from '@palisade/contracts';
+import { type FormEvent, useId } from 'react';
+import { Button } from '@/components/Button';
+import { CheckboxField } from '@/components/CheckboxField';
+import { Dialog } from '@/components/Dialog';
+import { TextField } from '@/components/TextField';
+import { pushToast } from '@/components/toast-store';
+import { useTranslation } from '@/i18n/use-translation';
+import { hasCode, problemMessage } from '@/lib/problem-message';
+import { useZodForm } from '@/lib/use-zod-form';
+import { useCreateGroup, useUpdateGroup } from './groups.mutations';
+
+/** Create (POST /group) or rename / toggle the admin flag (PUT /group/{name}). */
+export function GroupDialog({ group, onClose }: { group?: GroupInfo; onClose: () => void }) {
+  const { t } = useTranslation();
+  const formId = useId();
+  const create = useCreateGroup();
+  const update = useUpdateGroup();
+  const form = useZodForm(CreateGroupBodySchema, { name: group?.name ?? '', is_admin: group?.is_admin ?? false });
+  const isPending = create.isPending || update.isPending;
+
+  const onError = (error: unknown) => {
+    if (hasCode(error, 'group.name_taken')) form.setErrors({ name: { code: 'name_taken' } });
+    else if (!form.applyServerError(error)) pushToast({ id: 'group-save-error', kind: 'error', message: problemMessage(t, error) });
+  };
+  const onSaved = (name: string, isNew: boolean) => {
+    pushToast({ id: `group-saved-${name}`, kind: 'success', message: t(isNew ? 'groups.toast.created' : 'groups.toast.saved', { name }) });
+    onClose();
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const body = form.validate(form.values);
+    if (!body) return;
+    if (group) update.mutate({ name: group.name, body }, { onSuccess: (g) => onSaved(g.name, false), onError });
+    else create.mutate(body, { onSuccess: (g) => onSaved(g.name, true), onError });
+  };
+
+  return (
+    <Dialog
+      title={group ? t('groups.editNamed', { name: group.name }) : t('groups.add')}
+      isOpen
+      onClose={onClose}
+      size="sm"
+      footer={
+        <>
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" form={formId} variant="primary" isLoading={isPending}>
+            {t('common.save')}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} className="form-grid" onSubmit={onSubmit} noValidate>
+        <TextField
+          label={t('groups.name')}
+          name="name"
+          autoComplete="off"
+          value={form.values.name}
+          onValueChange={(v) => form.setValue('name', v)}
+          error={form.errors.name}
+        />
+        <CheckboxField label={t('groups.isAdmin')} checked={form.values.is_admin} onCheckedChange={(v) => form.setValue('is_admin', v)} />
+      </form>
+    </Dialog>
+  );
+}

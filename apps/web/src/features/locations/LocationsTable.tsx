@@ -1,0 +1,46 @@
+import type { Network } from '@palisade/contracts';
+import { Link } from '@tanstack/react-router';
+import { Badge } from '@/components/Badge';
+import { useTranslation } from '@/i18n/use-translation';
+
+export function LocationsTable({ locations }: { locations: readonly Network[] }) {
+  const { t } = useTranslation();
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">{t('locations.name')}</th>
+            <th scope="col" className="col-md">
+              {t('locations.address')}
+            </th>
+            <th scope="col" className="col-md">
+              {t('locations.col.endpoint')}
+            </th>
+            <th scope="col" className="col-lg">
+              {t('locations.allowedGroups')}
+            </th>
+            <th scope="col">{t('locations.col.security')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {locations.map((n) => (
+            <tr key={n.id}>
+              <td>
+                <Link to="/locations/$id" params={{ id: String(n.id) }} className="location-cell__name">
+                  {n.name}
+                </Link>
+              </td>
+              <td className="mono col-md">{n.address.join(', ')}</td>
+              <td className="mono col-md">
+                {n.endpoint}:{n.port}
+              </td>
+              <td className="col-lg groups-cell">{n.allowed_groups.length ? n.allowed_groups.join(', ') : t('locations.allUsers')}</td>
+              <td>{n.mfa_enabled ? <Badge tone="primary">{t('locations.badge.mfa')}</Badge> : <span className="muted">—</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import type { Network } from '@palisade/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Button } from '@/components/Button';
+import { pushToast } from '@/components/toast-store';
+import { shortKey } from '@/features/devices/config-text';
+import { usersListQueryOptions } from '@/features/users/users.queries';
+import { useTranslation } from '@/i18n/use-translation';
+import { issuesFromProblem } from '@/lib/field-errors';
+import { problemMessage } from '@/lib/problem-message';
+import { MapDeviceRow } from './MapDeviceRow';
+import { type ImportedPeer, useMapDevices } from './locations.mutations';
+import { type MapRow, type RowErrors, rowErrorsFromServer, rowsFromImport, rowsToBody, validateRows } from './map-devices';
+
+interface MapDevicesStepProps {
+  network: Network;
+  peers: readonly ImportedPeer[];
+  onDone: () => void;
+}
+
+const USERS_PARAMS = { page: 1, per_page: 200, filter: 'all', sort: 'username' } as const;
+
+/** Map each imported peer to a user, a device name and its IPs; invalid rows are flagged first. */
+export function MapDevicesStep({ network, peers, onDone }: MapDevicesStepProps) {
+  const { t } = useTranslation();
+  const users = useQuery(usersListQueryOptions(USERS_PARAMS));
+  const map = useMapDevices();
+  const [rows, setRows] = useState<MapRow[]>(() => rowsFromImport(peers));
+  const [errors, setErrors] = useState<Map<number, RowErrors>>(new Map());
+  const pending = rows.filter((r) => !r.isExisting).length;
+
+  const update = (index: number, change: Partial<MapRow>) => {
+    setRows((all) => all.map((r, i) => (i === index ? { ...r, ...change } : r)));
+    setErrors((all) => {
+      const next = new Map(all);
+      const rowErrors = { ...next.get(index) };
+      for (const key of Object.keys(change)) delete rowErrors[key as keyof RowErrors];
+      next.set(index, rowErrors);
+      return next;
+    });
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = validateRows(rows, network.address);
+    setErrors(found);
+    if (found.size > 0) return;
+    if (pending === 0) return onDone();
+    map.mutate(
+      { id: network.id, devices: rowsToBody(rows) },
+      {
+        onSuccess: () => {
+          pushToast({ id: `mapped-${network.id}`, kind: 'success', message: t('wizard.map.saved', { count: pending }) });
+          onDone();
+        },
+        onError: (error) => {
+          const issues = issuesFromProblem(error);
+          if (issues) setErrors(rowErrorsFromServer(rows, issues));
+          else pushToast({ id: 'map-error', kind: 'error', message: problemMessage(t, error) });
+        },
+      },
+    );
+  };
+
+  const options = (users.data?.items ?? []).map((u) => ({ value: String(u.id), label: `${u.first_name} ${u.last_name} (${u.username})` }));
+  const invalidCount = [...errors.values()].filter((e) => Object.keys(e).length > 0).length;
+  return (
+    <form className="card" onSubmit={submit} noValidate aria-label={t('wizard.map.title')}>
+      <div className="card__header">
+        <h2 className="card__title">{t('wizard.map.title')}</h2>
+      </div>
+      <div className="card__body">
+        <p className="muted map-intro">{t('wizard.map.intro', { count: rows.length, name: network.name })}</p>
+        {invalidCount > 0 ? (
+          <p className="banner banner--error" role="alert">
+            {t('wizard.map.invalid', { count: invalidCount })}
+          </p>
+        ) : null}
+      </div>
+      <div className="table-wrap">
+        <table className="table map-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('devices.publicKey')}</th>
+              <th scope="col">{t('devices.name')}</th>
+              <th scope="col">{t('wizard.map.ips')}</th>
+              <th scope="col">{t('wizard.map.user')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row, index) => (
+              <MapDeviceRow
+                key={row.wireguard_pubkey}
+                row={row}
+                label={shortKey(row.wireguard_pubkey)}
+                errors={errors.get(index) ?? {}}
+                users={options}
+                onChange={(change) => update(index, change)}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div className="form-actions card__body">
+        <Button type="submit" variant="primary" isLoading={map.isPending}>
+          {t('wizard.map.submit')}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,92 @@
+import type { NetworkDevice } from '@palisade/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button } from '@/components/Button';
+import { Pagination } from '@/components/Pagination';
+import { StateMessage } from '@/components/StateMessage';
+import { useTranslation } from '@/i18n/use-translation';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { NetworkDeviceDialogs } from './NetworkDeviceDialogs';
+import { NetworkDevicesTable, type RowAction } from './NetworkDevicesTable';
+import { networkDevicesQueryOptions } from './network-devices.queries';
+import '@/features/users/users.css';
+import '@/features/devices/devices.css';
+import '@/features/locations/locations.css';
+
+export type PageDialog = { kind: RowAction; device: NetworkDevice } | { kind: 'add' } | undefined;
+
+/** Standalone network devices: server-paged and searchable. */
+export function NetworkDevicesPage() {
+  const { t } = useTranslation();
+  const [text, setText] = useState('');
+  const search = useDebouncedValue(text.trim(), 300);
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPage] = useState(50);
+  const [dialog, setDialog] = useState<PageDialog>(undefined);
+  const list = useQuery(networkDevicesQueryOptions({ page, per_page: perPage, ...(search ? { search } : {}) }));
+
+  return (
+    <section aria-labelledby="network-devices-title">
+      <header className="page-header">
+        <h1 id="network-devices-title" className="page-header__title">
+          {t('networkDevices.title')}
+        </h1>
+        <div className="page-header__actions">
+          <Button variant="primary" onClick={() => setDialog({ kind: 'add' })}>
+            {t('networkDevices.addButton')}
+          </Button>
+        </div>
+      </header>
+      <div className="card">
+        <div className="toolbar">
+          <div className="field toolbar__search">
+            <label htmlFor="network-device-search" className="visually-hidden">
+              {t('networkDevices.search')}
+            </label>
+            <input
+              id="network-device-search"
+              type="search"
+              className="input"
+              placeholder={t('networkDevices.searchPlaceholder')}
+              value={text}
+              onChange={(e) => {
+                setText(e.target.value);
+                setPage(1);
+              }}
+            />
+          </div>
+        </div>
+        {list.isPending ? (
+          <StateMessage kind="loading" title={t('common.loading')} />
+        ) : list.isError ? (
+          <StateMessage kind="error" title={t('networkDevices.loadError')} onRetry={() => void list.refetch()} />
+        ) : list.data.items.length === 0 ? (
+          <StateMessage
+            kind="empty"
+            title={search ? t('networkDevices.noMatch') : t('networkDevices.empty')}
+            hint={t('networkDevices.emptyHint')}
+          />
+        ) : (
+          <>
+            <NetworkDevicesTable
+              devices={list.data.items}
+              isFetching={list.isPlaceholderData}
+              onAction={(kind, device) => setDialog({ kind, device })}
+            />
+            <Pagination
+              page={page}
+              perPage={perPage}
+              total={list.data.total}
+              onPageChange={setPage}
+              onPerPageChange={(n) => {
+                setPerPage(n);
+                setPage(1);
+              }}
+            />
+          </>
+        )}
+      </div>
+      <NetworkDeviceDialogs dialog={dialog} onClose={() => setDialog(undefined)} />
+    </section>
+  );
+}
