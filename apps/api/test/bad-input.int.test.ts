@@ -423,7 +423,7 @@ function bodyArbitrary(route: ResolvedRoute): fc.Arbitrary<Generated> {
     arbs.push(
       fc
         .constantFrom(...arrayFields)
-        .map((name) => json(`long element in ${name}`, withField(name, ['x'.repeat(route.fields[name]?.max ?? 64) + 'x']))),
+        .map((name) => json(`long element in ${name}`, withField(name, [`${'x'.repeat(route.fields[name]?.max ?? 64)}x`]))),
       fc.constantFrom(...arrayFields).map((name) => json(`NUL element in ${name}`, withField(name, ['na\u0000me']))),
     );
   }
