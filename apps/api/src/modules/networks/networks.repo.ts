@@ -178,13 +178,18 @@ export class NetworksRepo {
     return rows.map((r) => r.ip);
   }
 
+  /** Locks the network's allocation cursor, creating it at `initial` the first time. */
   async lockCursor(locationId: number, network: string, initial: string): Promise<string> {
+    const select = () =>
+      this.db
+        .select({ nextIp: sql<string>`host(${ipAllocationCursors.nextIp})` })
+        .from(ipAllocationCursors)
+        .where(and(eq(ipAllocationCursors.locationId, locationId), eq(ipAllocationCursors.network, network)))
+        .for('update');
+    const [existing] = await select();
+    if (existing) return existing.nextIp;
     await this.db.insert(ipAllocationCursors).values({ locationId, network, nextIp: initial }).onConflictDoNothing();
-    const [row] = await this.db
-      .select({ nextIp: sql<string>`host(${ipAllocationCursors.nextIp})` })
-      .from(ipAllocationCursors)
-      .where(and(eq(ipAllocationCursors.locationId, locationId), eq(ipAllocationCursors.network, network)))
-      .for('update');
+    const [row] = await select();
     if (!row) throw new Error('allocation cursor missing');
     return row.nextIp;
   }
