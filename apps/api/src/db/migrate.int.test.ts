@@ -62,7 +62,18 @@ describe('migrations on PGlite and PostgreSQL', () => {
 
   afterAll(async () => {
     for (const handle of handles.splice(0)) await handle.close().catch(() => undefined);
-    for (const name of databases) await admin.query(`drop database if exists ${name} with (force)`);
+    // Best effort: an autovacuum worker (a superuser process this role may not terminate) can be
+    // connected for a moment; retry briefly, else the next run's global setup sweeps it away.
+    for (const name of databases) {
+      for (let attempt = 0; attempt < 10; attempt++) {
+        const dropped = await admin.query(`drop database if exists ${name} with (force)`).then(
+          () => true,
+          () => false,
+        );
+        if (dropped) break;
+        await new Promise((r) => setTimeout(r, 300));
+      }
+    }
     await admin.end();
     await rm(dataDir, { recursive: true, force: true });
   });
