@@ -132,14 +132,25 @@ await pool.query('analyze');
 const env = parseEnv({ DATABASE_URL: url, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0' });
 const app = await buildApp({ env, database, logger: false, secretKey: 'bench-secret-key-bench-secret-key-0000' });
 const bare = Fastify({ logger: false });
+// The bare route runs the one statement the API's device list runs (page, owner names, addresses
+// and the trigger-kept total), on the same pool, without the API's hooks, schemas or session.
 bare.get('/bare', async () => {
-  const { rows } = await pool.query(
-    `select d.id, d.name, d.wireguard_pubkey, d.user_id, u.username, d.created_at,
-            coalesce((select json_agg(json_build_object('network_id', di.location_id, 'ip', host(di.ip))) from device_ips di where di.device_id = d.id), '[]') as ips,
-            count(*) over () as total
-       from devices d left join users u on u.id = d.user_id where d.kind = 'user'
-      order by d.created_at desc, d.id desc limit 50 offset 0`,
-  );
+  const { rows } = await pool.query({
+    name: 'bench-bare-devices',
+    text: `select p.id, p.name, p.wireguard_pubkey, p.user_id, p.created_at, u.username,
+            coalesce(ips.list, '[]') as ips,
+            coalesce((select n from row_counts where name = 'devices:user'),
+                     (select count(*) from devices where kind = 'user')) as total
+       from (select id, name, wireguard_pubkey, user_id, created_at from devices where kind = 'user'
+             order by created_at desc, id desc limit 50 offset 0) p
+       left join users u on u.id = p.user_id
+       left join lateral (
+         select json_agg(json_build_object('location_id', di.location_id, 'location_name', l.name, 'ip', host(di.ip))
+           order by di.location_id, di.ip) as list
+         from device_ips di join locations l on l.id = di.location_id where di.device_id = p.id
+       ) ips on true
+      order by p.created_at desc, p.id desc`,
+  });
   return { items: rows, total: Number(rows[0]?.total ?? 0) };
 });
 const apiPort = await freePort();

@@ -38,14 +38,14 @@ const apiRequire = createRequire(new URL('../apps/api/package.json', import.meta
 const { default: Fastify } = (await import(apiRequire.resolve('fastify'))) as typeof import('../apps/api/node_modules/fastify');
 
 /**
- * The bare route's single statement: the same page and sort as the API, the total from a scalar
- * `count(*)` (as the API computes it since it counts separately), each user's group names
- * aggregated through a lateral join.
+ * The bare route's single statement: the same page and sort as the API, the total read from the
+ * trigger-kept `row_counts` (as the API reads it for an unfiltered list, with the same `count(*)`
+ * fallback), each user's group names aggregated through a lateral join.
  */
 const BARE_SQL = `
   select u.id, u.username, u.first_name, u.last_name, u.email, u.phone, u.is_active, u.mfa_enabled,
          u.mfa_method, u.enrolled, u.password_hash is not null as has_password, u.created_at,
-         (select count(*) from users) as total,
+         coalesce((select n from row_counts where name = 'users'), (select count(*) from users)) as total,
          coalesce(gs.groups, '{}') as groups, coalesce(gs.is_admin, false) as is_admin
   from (select * from users order by lower(username), id limit $1 offset $2) u
   left join lateral (
@@ -101,15 +101,16 @@ async function main(): Promise<void> {
   const appPort = (app.server.address() as { port: number }).port;
 
   const bare = Fastify({ logger: false });
-  const pageRoute = (text: string) => async (request: { query: unknown }) => {
+  // Named prepared statements, as the API's hot paths use (src/db/rows.ts).
+  const pageRoute = (name: string, text: string) => async (request: { query: unknown }) => {
     const q = request.query as { page?: string; per_page?: string };
     const perPage = Math.min(200, Math.max(1, Number(q.per_page ?? PER_PAGE) || PER_PAGE));
     const page = Math.max(1, Number(q.page ?? 1) || 1);
-    const { rows } = await pool.query(text, [perPage, (page - 1) * perPage]);
+    const { rows } = await pool.query({ name, text, values: [perPage, (page - 1) * perPage] });
     return { items: rows, page, per_page: perPage, total: Number(rows[0]?.total ?? 0) };
   };
-  bare.get('/bare/users', pageRoute(BARE_SQL));
-  bare.get('/bare-window/users', pageRoute(WINDOW_SQL));
+  bare.get('/bare/users', pageRoute('bench-bare-users', BARE_SQL));
+  bare.get('/bare-window/users', pageRoute('bench-bare-window-users', WINDOW_SQL));
   await bare.listen({ port: 0, host: '127.0.0.1' });
   const barePort = (bare.server.address() as { port: number }).port;
 
@@ -192,7 +193,7 @@ async function main(): Promise<void> {
         database: `PostgreSQL (pg pool of ${POOL_SIZE}${POOL_SIZE === 10 ? ', the API default' : '; the API uses 10'})`,
         seeded,
         request: `GET /api/v1/user?per_page=${PER_PAGE} (admin session cookie)`,
-        bare: 'plain Fastify route, one SQL statement (page + total by a scalar count(*) like the API + group names aggregated by a lateral join), same pg pool, no schema/hooks',
+        bare: 'plain Fastify route, one SQL statement (page + total from the trigger-kept row_counts like the API + group names aggregated by a lateral join), same pg pool, no schema/hooks',
         bare_window_count: 'informational: the same statement with the total from count(*) over () (the API before it split the count)',
         connections: CONNECTIONS,
         duration_s: DURATION,

@@ -1,20 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+  type RouteOptions,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DatabaseHandle } from '#src/db/client.js';
 import type { Env } from '#src/env.js';
+import { GatewayControl } from '#src/gateway-control/gateway-control.js';
 import { SecretBox } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import { authRoutes } from '#src/modules/auth/auth.routes.js';
 import { devicesRoutes } from '#src/modules/devices/devices.routes.js';
+import { gatewaysRoutes } from '#src/modules/gateways/gateways.routes.js';
 import { networkDevicesRoutes } from '#src/modules/devices/network-devices.routes.js';
 import { groupsRoutes } from '#src/modules/groups/groups.routes.js';
 import { HealthRepo } from '#src/modules/health/health.repo.js';
 import { healthRoutes } from '#src/modules/health/health.routes.js';
 import { networksRoutes } from '#src/modules/networks/networks.routes.js';
 import { settingsRoutes } from '#src/modules/settings/settings.routes.js';
+import { statsRoutes } from '#src/modules/stats/stats.routes.js';
 import { usersRoutes } from '#src/modules/users/users.routes.js';
 import { accessPlugin } from '#src/plugins/access.js';
 import { csrfPlugin } from '#src/plugins/csrf.js';
@@ -29,6 +39,8 @@ import { createServices, type Services } from '#src/services.js';
 declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
+    /** The gateways' gRPC server; set when buildApp was given `grpc`. */
+    gatewayControl: GatewayControl | undefined;
   }
 }
 
@@ -47,6 +59,16 @@ export const REDACT_PATHS = [
   '*.passwordHash',
 ];
 
+/** One access-log line per request, written when it completes, instead of Fastify's two. */
+class AccessLogController extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
 export interface BuildAppOptions {
   env: Env;
   database: DatabaseHandle;
@@ -58,6 +80,11 @@ export interface BuildAppOptions {
   logStream?: { write(msg: string): void } | undefined;
   /** Called for every route as it is registered (the route-walking authorization test lists them). */
   onRoute?: ((route: RouteOptions) => void) | undefined;
+  /**
+   * Serve the gateways' gRPC endpoint (started when the app is ready, stopped when it closes).
+   * main.ts passes `GRPC_PORT`; tests pass port 0 and read `app.gatewayControl.port`.
+   */
+  grpc?: { port: number; host?: string } | undefined;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -71,6 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: BODY_LIMIT,
     trustProxy: env.TRUST_PROXY,
     requestIdHeader: false,
+    logController: new AccessLogController(),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
@@ -88,8 +116,35 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const secrets = SecretBox.fromSecret(options.secretKey ?? env.SECRET_KEY ?? randomUUID());
   app.decorate(
     'services',
-    createServices(database.db, { sessionTtlMs: env.SESSION_TTL_HOURS * 3600_000, secrets, publicUrl: env.PUBLIC_URL }),
+    createServices(database.db, {
+      sessionTtlMs: env.SESSION_TTL_HOURS * 3600_000,
+      secrets,
+      publicUrl: env.PUBLIC_URL,
+      grpc: {
+        publicGrpcUrl: env.GRPC_PUBLIC_URL,
+        publicUrl: env.PUBLIC_URL,
+        grpcPort: env.GRPC_PORT,
+        tls: env.GRPC_TLS_CERT !== undefined,
+      },
+    }),
   );
+  const grpc = options.grpc;
+  const gatewayControl = grpc
+    ? new GatewayControl({
+        database,
+        secrets,
+        log: app.log,
+        port: grpc.port,
+        host: grpc.host ?? env.HOST,
+        tls: env.GRPC_TLS_CERT && env.GRPC_TLS_KEY ? { certFile: env.GRPC_TLS_CERT, keyFile: env.GRPC_TLS_KEY } : undefined,
+        statsRetentionDays: env.STATS_RETENTION_DAYS,
+      })
+    : undefined;
+  app.decorate('gatewayControl', gatewayControl);
+  if (gatewayControl) {
+    app.addHook('onReady', () => gatewayControl.start());
+    app.addHook('preClose', () => gatewayControl.stop());
+  }
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -108,12 +163,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
   }
   await app.register(csrfPlugin, { publicUrl: env.PUBLIC_URL });
-  await app.register(sessionPlugin);
+  const secureCookies = env.PUBLIC_URL?.startsWith('https://') ?? false;
+  await app.register(sessionPlugin, { secure: secureCookies, maxAgeSeconds: env.SESSION_TTL_HOURS * 3600 });
   await app.register(accessPlugin);
   await app.register(inputGuardPlugin);
   await app.register(openapiPlugin);
 
-  const secureCookies = env.PUBLIC_URL?.startsWith('https://') ?? false;
   await app.register(healthRoutes, { health: new HealthRepo(database.db) });
   await app.register(registerOpenapiRoute);
   await app.register(authRoutes, { secureCookies, sessionTtlSeconds: env.SESSION_TTL_HOURS * 3600 });
@@ -123,6 +178,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(networksRoutes);
   await app.register(devicesRoutes);
   await app.register(networkDevicesRoutes);
+  await app.register(gatewaysRoutes);
+  await app.register(statsRoutes);
   await app.register(staticWebPlugin, { webDist: options.webDist });
   return app;
 }

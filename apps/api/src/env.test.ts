@@ -16,7 +16,18 @@ describe('parseEnv', () => {
       TRUST_PROXY: false,
       RATE_LIMIT_PER_MINUTE: 600,
       SESSION_TTL_HOURS: 168,
+      GRPC_PORT: 50055,
+      GRPC_TLS_CERT: undefined,
+      GRPC_TLS_KEY: undefined,
+      GRPC_PUBLIC_URL: undefined,
+      STATS_RETENTION_DAYS: 30,
     });
+  });
+
+  it('wants both gRPC TLS files or neither', () => {
+    expect(() => parseEnv({ GRPC_TLS_CERT: '/x.crt' })).toThrow(/GRPC_TLS_CERT, GRPC_TLS_KEY/);
+    expect(parseEnv({ GRPC_TLS_CERT: '/x.crt', GRPC_TLS_KEY: '/x.key' }).GRPC_TLS_KEY).toBe('/x.key');
+    expect(() => parseEnv({ STATS_RETENTION_DAYS: '0' })).toThrow(/STATS_RETENTION_DAYS/);
   });
 
   it('treats empty values as unset', () => {

@@ -37,6 +37,13 @@ export const EnvSchema = z.object({
     .min(1)
     .max(24 * 90)
     .default(24 * 7),
+  /** gRPC port for gateways (ARCHITECTURE §5); TLS when both files are set. */
+  GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50055),
+  GRPC_TLS_CERT: optionalString,
+  GRPC_TLS_KEY: optionalString,
+  /** The URL gateways dial, shown with the location token; derived from PUBLIC_URL when unset. */
+  GRPC_PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+  STATS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -53,6 +60,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   }
   if (result.data.ADMIN_PASSWORD !== undefined && result.data.ADMIN_PASSWORD.length < 8) {
     throw new EnvError('Invalid environment configuration:\n  ADMIN_PASSWORD: must be at least 8 characters');
+  }
+  if ((result.data.GRPC_TLS_CERT === undefined) !== (result.data.GRPC_TLS_KEY === undefined)) {
+    throw new EnvError('Invalid environment configuration:\n  GRPC_TLS_CERT, GRPC_TLS_KEY: set both or neither');
   }
   return result.data;
 }

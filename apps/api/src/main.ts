@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     );
   }
   const webDist = findWebDist(env.WEB_DIST);
-  const app = await buildApp({ env, database, webDist, secretKey });
+  const app = await buildApp({ env, database, webDist, secretKey, grpc: { port: env.GRPC_PORT } });
   app.addHook('onClose', async () => database.close());
   const purge = setInterval(() => void app.services.auth.purgeExpired().catch(() => undefined), 3600_000);
   purge.unref();

@@ -3,9 +3,11 @@ import type { SecretBox } from '#src/lib/crypto.js';
 import { AuthService } from '#src/modules/auth/auth.service.js';
 import { DevicesService } from '#src/modules/devices/devices.service.js';
 import { NetworkDevicesService } from '#src/modules/devices/network-devices.service.js';
+import { GatewaysService, type GrpcUrlOptions } from '#src/modules/gateways/gateways.service.js';
 import { GroupsService } from '#src/modules/groups/groups.service.js';
 import { NetworksService } from '#src/modules/networks/networks.service.js';
 import { SettingsService } from '#src/modules/settings/settings.service.js';
+import { StatsService } from '#src/modules/stats/stats.service.js';
 import { UsersService } from '#src/modules/users/users.service.js';
 
 export interface Services {
@@ -16,12 +18,15 @@ export interface Services {
   networks: NetworksService;
   devices: DevicesService;
   networkDevices: NetworkDevicesService;
+  gateways: GatewaysService;
+  stats: StatsService;
 }
 
 export interface ServiceOptions {
   sessionTtlMs: number;
   secrets: SecretBox;
   publicUrl: string | undefined;
+  grpc?: GrpcUrlOptions;
 }
 
 export function createServices(db: Db, options: ServiceOptions): Services {
@@ -34,5 +39,11 @@ export function createServices(db: Db, options: ServiceOptions): Services {
     networks: new NetworksService(db, options.secrets),
     devices: new DevicesService(db, settings),
     networkDevices: new NetworkDevicesService(db, settings, options.publicUrl),
+    gateways: new GatewaysService(
+      db,
+      options.secrets,
+      options.grpc ?? { publicGrpcUrl: undefined, publicUrl: options.publicUrl, grpcPort: 50055, tls: false },
+    ),
+    stats: new StatsService(db),
   };
 }

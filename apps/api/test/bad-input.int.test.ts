@@ -251,6 +251,13 @@ const PARAM_ROUTES: { method: HttpMethod; url: string; body?: Record<string, unk
   { method: 'GET', url: '/api/v1/device/network/ip/{}' },
   { method: 'POST', url: '/api/v1/device/network/ip/{}', body: { ips: ['10.77.0.9'] } },
   { method: 'POST', url: '/api/v1/device/network/start_cli/{}' },
+  { method: 'GET', url: '/api/v1/network/{}/token' },
+  { method: 'POST', url: '/api/v1/network/{}/token' },
+  { method: 'GET', url: '/api/v1/network/{}/gateways' },
+  { method: 'DELETE', url: '/api/v1/network/{}/gateways/1' },
+  { method: 'DELETE', url: '/api/v1/network/1/gateways/{}' },
+  { method: 'GET', url: '/api/v1/network/{}/stats' },
+  { method: 'GET', url: '/api/v1/network/{}/stats/users' },
 ];
 
 // ---- generators ---------------------------------------------------------------------------------
@@ -569,6 +576,27 @@ describe('bad input never causes a 5xx or a write', () => {
       await fc.assert(
         fc.asyncProperty(badQuery, async (query) => {
           await expectRefused(() => t.request('GET', url, { cookie: admin, query }), `GET ${url}?${JSON.stringify(query)}`);
+        }),
+        { numRuns: NUM_RUNS },
+      );
+    });
+  }
+
+  /** `from` must be a UTC ISO timestamp (spec §7); anything else, or another key, is refused. */
+  const badStatsQuery = fc.oneof(
+    fc
+      .string()
+      .filter((v) => Number.isNaN(Date.parse(v)) || !/^\d{4}-\d{2}-\d{2}T/.test(v))
+      .map((from) => ({ from })),
+    fc.constantFrom('2026-13-01T00:00:00Z', '2026-01-01', '1', '-1', '1999-01-01T00:00:00Z', 'now').map((from) => ({ from })),
+    fc.constantFrom('hours', 'page', 'to').map((key) => ({ [key]: '1' })),
+  );
+  for (const url of ['/api/v1/network/stats', '/api/v1/network/{loc}/stats', '/api/v1/network/{loc}/stats/users']) {
+    it(`GET ${url} query`, async () => {
+      const resolved = url.replace('{loc}', String(fixtures.loc));
+      await fc.assert(
+        fc.asyncProperty(badStatsQuery, async (query) => {
+          await expectRefused(() => t.request('GET', resolved, { cookie: admin, query }), `GET ${resolved}?${JSON.stringify(query)}`);
         }),
         { numRuns: NUM_RUNS },
       );

@@ -92,6 +92,16 @@ describe('logs never contain secrets', () => {
     expect(text).not.toMatch(/\$argon2/);
   });
 
+  it('writes one access line per request, with method, URL, status and duration', async () => {
+    lines.length = 0;
+    const res = await t.request('GET', '/api/v1/health', { headers: { 'x-request-id': 'access-line-1' } });
+    expect(res.statusCode).toBe(200);
+    const mine = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.reqId === 'access-line-1');
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ msg: 'request completed', req: { method: 'GET', url: '/api/v1/health' }, res: { statusCode: 200 } });
+    expect(typeof mine[0]?.responseTime).toBe('number');
+  });
+
   it('a failing query is logged without its parameters (password hashes, names)', async () => {
     lines.length = 0;
     const admin = await t.loginAdmin();

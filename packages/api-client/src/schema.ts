@@ -2599,13 +2599,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The WireGuard config */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/plain": string;
                     };
                 };
                 /** @description Default Response */
@@ -3301,13 +3301,545 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description The WireGuard config */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": string;
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/network/gateways": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Gateways of every location, with each location’s summary (all, some or none connected) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
                 /** @description Default Response */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "application/json": components["schemas"]["LocationGateways"][];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/network/{id}/gateways": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Gateways of a location */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Gateway"][];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/network/{id}/gateways/{gatewayId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Forget a gateway (its stream, if connected, is closed) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                    gatewayId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/network/{id}/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The location’s gateway token (created on first read) and the gRPC URL gateways dial */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GatewayToken"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Rotate the gateway token; gateways holding the old one are disconnected at once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GatewayToken"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/network/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Traffic and active devices of all locations since `from` */
+        get: {
+            parameters: {
+                query?: {
+                    from?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NetworkStats"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/network/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Traffic and active devices of a location since `from` (gateways summed per point in time) */
+        get: {
+            parameters: {
+                query?: {
+                    from?: string;
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NetworkStats"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/network/{id}/stats/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Devices active in a location since `from`, by user, with per-device series */
+        get: {
+            parameters: {
+                query?: {
+                    from?: string;
+                };
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NetworkUsersStats"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description Default Response */
@@ -3468,6 +4000,38 @@ export interface components {
                 };
             }[];
         };
+        GatewayInput: {
+            id: number;
+            location_id: number;
+            gateway_id: string;
+            name: string;
+            hostname: string;
+            version: string;
+            interface_name: string;
+            /** @enum {string} */
+            wireguard_implementation: "kernel" | "userspace" | "unknown";
+            connected: boolean;
+            connected_at?: string;
+            disconnected_at?: string;
+            last_seen_at?: string;
+            acknowledged_revision: number;
+            location_revision: number;
+            /** @enum {string} */
+            state: "synced" | "resyncing" | "degraded" | "unknown";
+            status_message?: string;
+            peer_count?: number;
+        };
+        LocationGatewaysInput: {
+            location_id: number;
+            location_name: string;
+            /** @enum {string} */
+            status: "all_connected" | "some_connected" | "none_connected";
+            gateways: components["schemas"]["GatewayInput"][];
+        };
+        GatewayTokenInput: {
+            token: string;
+            grpc_url: string;
+        };
         GroupInput: {
             name: string;
             members: string[];
@@ -3516,6 +4080,57 @@ export interface components {
             openid_enabled: boolean;
         };
         SettingsEssentialsInput: components["schemas"]["SettingsInput"];
+        TransferPointInput: {
+            collected_at: string;
+            upload: number;
+            download: number;
+        };
+        NetworkStatsInput: {
+            from: string;
+            bucket_seconds: number;
+            active_users: number;
+            active_user_devices: number;
+            active_network_devices: number;
+            current_active_users: number;
+            current_active_user_devices: number;
+            current_active_network_devices: number;
+            upload: number;
+            download: number;
+            peak_upload: number;
+            peak_download: number;
+            transfer_series: components["schemas"]["TransferPointInput"][];
+        };
+        DeviceStatsInput: {
+            id: number;
+            name: string;
+            location_id: number;
+            assigned_ips: string[];
+            endpoint?: string;
+            public_ip?: string;
+            connected: boolean;
+            latest_handshake?: string;
+            connected_at?: string;
+            upload: number;
+            download: number;
+            stats: components["schemas"]["TransferPointInput"][];
+        };
+        UserStatsInput: {
+            user: {
+                id: number;
+                username: string;
+                first_name: string;
+                last_name: string;
+            };
+            upload: number;
+            download: number;
+            devices: components["schemas"]["DeviceStatsInput"][];
+        };
+        NetworkUsersStatsInput: {
+            from: string;
+            bucket_seconds: number;
+            users: components["schemas"]["UserStatsInput"][];
+            network_devices: components["schemas"]["DeviceStatsInput"][];
+        };
         User: {
             id: number;
             username: string;
@@ -3633,6 +4248,38 @@ export interface components {
                 };
             }[];
         };
+        Gateway: {
+            id: number;
+            location_id: number;
+            gateway_id: string;
+            name: string;
+            hostname: string;
+            version: string;
+            interface_name: string;
+            /** @enum {string} */
+            wireguard_implementation: "kernel" | "userspace" | "unknown";
+            connected: boolean;
+            connected_at?: string;
+            disconnected_at?: string;
+            last_seen_at?: string;
+            acknowledged_revision: number;
+            location_revision: number;
+            /** @enum {string} */
+            state: "synced" | "resyncing" | "degraded" | "unknown";
+            status_message?: string;
+            peer_count?: number;
+        };
+        LocationGateways: {
+            location_id: number;
+            location_name: string;
+            /** @enum {string} */
+            status: "all_connected" | "some_connected" | "none_connected";
+            gateways: components["schemas"]["Gateway"][];
+        };
+        GatewayToken: {
+            token: string;
+            grpc_url: string;
+        };
         Group: {
             name: string;
             members: string[];
@@ -3681,6 +4328,57 @@ export interface components {
             openid_enabled: boolean;
         };
         SettingsEssentials: components["schemas"]["Settings"];
+        TransferPoint: {
+            collected_at: string;
+            upload: number;
+            download: number;
+        };
+        NetworkStats: {
+            from: string;
+            bucket_seconds: number;
+            active_users: number;
+            active_user_devices: number;
+            active_network_devices: number;
+            current_active_users: number;
+            current_active_user_devices: number;
+            current_active_network_devices: number;
+            upload: number;
+            download: number;
+            peak_upload: number;
+            peak_download: number;
+            transfer_series: components["schemas"]["TransferPoint"][];
+        };
+        DeviceStats: {
+            id: number;
+            name: string;
+            location_id: number;
+            assigned_ips: string[];
+            endpoint?: string;
+            public_ip?: string;
+            connected: boolean;
+            latest_handshake?: string;
+            connected_at?: string;
+            upload: number;
+            download: number;
+            stats: components["schemas"]["TransferPoint"][];
+        };
+        UserStats: {
+            user: {
+                id: number;
+                username: string;
+                first_name: string;
+                last_name: string;
+            };
+            upload: number;
+            download: number;
+            devices: components["schemas"]["DeviceStats"][];
+        };
+        NetworkUsersStats: {
+            from: string;
+            bucket_seconds: number;
+            users: components["schemas"]["UserStats"][];
+            network_devices: components["schemas"]["DeviceStats"][];
+        };
     };
     responses: never;
     parameters: never;

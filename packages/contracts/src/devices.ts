@@ -48,6 +48,11 @@ export const DeviceConfigSchema = z.object({
 });
 export type DeviceConfig = z.infer<typeof DeviceConfigSchema>;
 
+/** A rendered WireGuard config: the config routes answer it as `text/plain`, not JSON (API.md §3). */
+export const WireGuardConfigTextSchema = z
+  .string()
+  .meta({ description: 'WireGuard config in wg-quick format; its `PrivateKey =` line carries a placeholder the client replaces.' });
+
 export const CreateDeviceBodySchema = z.strictObject({ name: deviceNameSchema, wireguard_pubkey: wireguardKeySchema });
 export const UpdateDeviceBodySchema = CreateDeviceBodySchema;
 export const CreatedDeviceSchema = z.object({ device: DeviceSchema, configs: z.array(DeviceConfigSchema) }).meta({ id: 'CreatedDevice' });

@@ -47,6 +47,7 @@ export const ERROR_CODES = [
   'device.config_disabled',
   'device.mfa_location',
   'token.generation_failed',
+  'gateway.not_found',
   'token.invalid',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

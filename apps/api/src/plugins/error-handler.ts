@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { FIELD_MESSAGES } from '#src/lib/field-messages.js';
+import { applySecurityHeaders } from './security-headers.js';
 import { HttpProblem, titleFor } from '#src/lib/problem.js';
 
 interface ValidationItem {
@@ -119,6 +120,7 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
 
 /** Fastify's `frameworkErrors`: errors raised by the router before any route runs. */
 export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  applySecurityHeaders(request.raw, reply.raw);
   sendProblem(reply, request, toProblem(error) ?? new HttpProblem(400, 'request.malformed', 'The request URL is not valid.'));
 }
 

@@ -112,6 +112,9 @@ describe('HTTP conventions', () => {
         await t.request('GET', '/api/v1/me', { cookie: admin }),
         await t.request('GET', '/'),
         await t.request('GET', '/users/alice'),
+        // Router-level errors (bad URL encoding, over-long parameter) bypass the route hooks.
+        await t.request('GET', '/api/v1/user/%E0%A4%A'),
+        await t.request('GET', `/api/v1/user/${'x'.repeat(400)}`),
       ]) {
         expectSecurityHeaders(res.headers);
       }

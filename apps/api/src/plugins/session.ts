@@ -38,13 +38,19 @@ export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
 }
 
-/** Resolves the session cookie to `request.session` for API requests. */
-export const sessionPlugin = fp(async (app: FastifyInstance) => {
+/**
+ * Resolves the session cookie to `request.session` for API requests. When the session's sliding
+ * expiry moves forward, the cookie is sent again with a full lifetime, so the browser keeps it as
+ * long as the server does.
+ */
+export const sessionPlugin = fp(async (app: FastifyInstance, opts: SessionCookieOptions) => {
   app.decorateRequest('session', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return;
     const token = request.cookies[SESSION_COOKIE];
     if (!token || token.length > 128) return;
-    request.session = (await app.services.auth.resolve(token)) ?? null;
+    const resolved = await app.services.auth.resolve(token);
+    request.session = resolved?.actor ?? null;
+    if (resolved?.refreshed) setSessionCookie(reply, token, opts);
   });
 });

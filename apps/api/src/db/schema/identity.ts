@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -90,4 +90,13 @@ export const settings = pgTable('settings', {
   disableAllTraffic: boolean('disable_all_traffic').notNull().default(false),
   disableManualConfig: boolean('disable_manual_config').notNull().default(false),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Row counts kept by triggers (migration 0005), so a paged list can show its total without
+ * counting the table on every request. Read with a `count(*)` fallback when a row is missing.
+ */
+export const rowCounts = pgTable('row_counts', {
+  name: text('name').primaryKey(),
+  n: bigint('n', { mode: 'number' }).notNull(),
 });

@@ -1,2 +1,3 @@
 export * from './identity.js';
 export * from './networks.js';
+export * from './gateways.js';

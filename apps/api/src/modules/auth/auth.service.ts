@@ -4,8 +4,7 @@ import { randomToken, sha256 } from '#src/lib/crypto.js';
 import { verifyPassword } from '#src/lib/password.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import { mfaMethodsOf, toUser } from '#src/modules/users/users.mapper.js';
-import { UsersRepo } from '#src/modules/users/users.repo.js';
-import { AuthFailuresRepo, type FailurePolicy } from './auth-failures.repo.js';
+import { type FailurePolicy, LoginRepo } from './login.repo.js';
 import { type SessionActor, SessionsRepo } from './sessions.repo.js';
 
 /**
@@ -27,68 +26,67 @@ const TOUCH_AFTER_MS = 5 * 60 * 1000;
 
 export class AuthService {
   readonly #sessions: SessionsRepo;
-  readonly #failures: AuthFailuresRepo;
-  readonly #users: UsersRepo;
+  readonly #login: LoginRepo;
 
   constructor(
     db: Db,
     private readonly sessionTtlMs: number,
   ) {
     this.#sessions = new SessionsRepo(db);
-    this.#failures = new AuthFailuresRepo(db);
-    this.#users = new UsersRepo(db);
+    this.#login = new LoginRepo(db);
   }
 
   async login(login: string, password: string, ctx: LoginContext): Promise<LoginResult> {
-    const user = await this.#users.findByLogin(login);
-    // One counter per account, whether it is addressed by username or by email address.
-    const userKey = `user:${(user?.username ?? login).toLowerCase()}`;
     const ipKey = `ip:${ctx.ip}`;
-    if ((await this.#failures.lockedKeys([userKey, ipKey])).length > 0) {
+    // One counter per account, whether it is addressed by username or by email address.
+    const attempt = await this.#login.begin(login, ipKey, { user: USERNAME_POLICY, ip: IP_POLICY });
+    if (attempt.locked || attempt.userFailures > USERNAME_POLICY.limit || attempt.ipFailures > IP_POLICY.limit) {
       throw new HttpProblem(429, 'auth.too_many_attempts', TOO_MANY_ATTEMPTS_DETAIL);
     }
-    // Each attempt is counted before the password is checked (and taken back when it is right), so
-    // parallel guesses cannot all pass the lock check above before any failure is recorded.
-    const userAttempts = await this.#failures.recordFailure(userKey, USERNAME_POLICY);
-    const ipAttempts = await this.#failures.recordFailure(ipKey, IP_POLICY);
-    if (userAttempts > USERNAME_POLICY.limit || ipAttempts > IP_POLICY.limit) {
-      throw new HttpProblem(429, 'auth.too_many_attempts', TOO_MANY_ATTEMPTS_DETAIL);
-    }
+    const { user } = attempt;
     const valid = await verifyPassword(user?.passwordHash, password);
     if (!user || !valid) throw new HttpProblem(401, 'auth.invalid_credentials', 'Invalid username or password.');
-    await this.#failures.clear(userKey);
-    await this.#failures.forgive(ipKey, IP_POLICY);
-    if (!user.isActive) throw new HttpProblem(401, 'auth.user_disabled', 'This account is disabled.');
-    if (ctx.previousToken) await this.#sessions.delete(sha256(ctx.previousToken));
 
     const token = randomToken();
     const state = user.mfaEnabled ? 'mfa_pending' : 'active';
-    await this.#sessions.insert({
-      id: sha256(token),
+    const membership = await this.#login.succeed({
       userId: user.id,
-      state,
-      ip: ctx.ip,
-      userAgent: ctx.userAgent?.slice(0, 512) ?? null,
-      expiresAt: new Date(Date.now() + this.sessionTtlMs),
+      userKey: attempt.userKey,
+      ipKey,
+      ipPolicy: IP_POLICY,
+      ...(user.isActive
+        ? {
+            session: {
+              id: sha256(token),
+              previousId: ctx.previousToken ? sha256(ctx.previousToken) : null,
+              state,
+              ip: ctx.ip,
+              userAgent: ctx.userAgent?.slice(0, 512) ?? null,
+              expiresAt: new Date(Date.now() + this.sessionTtlMs),
+            },
+          }
+        : {}),
     });
+    if (!user.isActive) throw new HttpProblem(401, 'auth.user_disabled', 'This account is disabled.');
     if (state === 'mfa_pending') return { kind: 'mfa', token, body: { mfa: mfaMethodsOf(user) } };
-    const [record] = await this.#users.withGroups([user]);
-    if (!record) throw new Error('user vanished during login');
-    return { kind: 'success', token, body: { user: toUser(record) } };
+    return { kind: 'success', token, body: { user: toUser({ ...user, ...membership }) } };
   }
 
   async logout(token: string | undefined): Promise<void> {
     if (token) await this.#sessions.delete(sha256(token));
   }
 
-  /** The live session behind a cookie token, with a sliding expiry refreshed at most every 5 min. */
-  async resolve(token: string): Promise<SessionActor | undefined> {
+  /**
+   * The live session behind a cookie token, with a sliding expiry refreshed at most every 5 min;
+   * `refreshed` says the expiry moved (the cookie's lifetime should follow).
+   */
+  async resolve(token: string): Promise<{ actor: SessionActor; refreshed: boolean } | undefined> {
     const id = sha256(token);
     const actor = await this.#sessions.findLive(id);
-    if (actor && Date.now() - actor.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
-      await this.#sessions.touch(id, new Date(Date.now() + this.sessionTtlMs));
-    }
-    return actor;
+    if (!actor) return undefined;
+    if (Date.now() - actor.lastSeenAt.getTime() <= TOUCH_AFTER_MS) return { actor, refreshed: false };
+    await this.#sessions.touch(id, new Date(Date.now() + this.sessionTtlMs));
+    return { actor, refreshed: true };
   }
 
   purgeExpired(): Promise<number> {

@@ -174,7 +174,15 @@ describe('login, sessions and lockout', () => {
     await t.database.db.execute(
       sql`update sessions set last_seen_at = now() - interval '1 hour', expires_at = now() + interval '1 minute'`,
     );
-    expect((await t.request('GET', '/api/v1/me', { cookie })).statusCode).toBe(200);
+    const slid = await t.request('GET', '/api/v1/me', { cookie });
+    expect(slid.statusCode).toBe(200);
+    // …and the cookie is sent again with a full lifetime, so the browser keeps it as long.
+    const again = String(slid.headers['set-cookie']);
+    expect(again).toContain(cookie);
+    expect(again).toMatch(/Max-Age=\d{4,}/);
+    expect(again).toMatch(/HttpOnly/);
+    // A session seen a moment ago is not refreshed (nor its cookie re-sent).
+    expect((await t.request('GET', '/api/v1/me', { cookie })).headers['set-cookie']).toBeUndefined();
     const id = sha256(cookie.replace(/^palisade_session=/, ''));
     const mine = (await rows()).find((r) => r.id === id);
     expect(new Date(mine?.expires_at ?? 0).getTime()).toBeGreaterThan(Date.now() + 3600_000);

@@ -1,5 +1,6 @@
-import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
+import { queryRows } from '#src/db/rows.js';
 import { groupMembers, groups, sessions, users } from '#src/db/schema/index.js';
 
 export type SessionState = (typeof sessions.$inferSelect)['state'];
@@ -20,23 +21,35 @@ export class SessionsRepo {
     await this.db.insert(sessions).values(values);
   }
 
-  /** The session with its (active) user and admin flag, in one round trip. */
+  /**
+   * The session with its (active) user and admin flag, in one round trip. Every API request runs
+   * it, so it is one hand-written statement rather than a built query.
+   */
   async findLive(id: string): Promise<SessionActor | undefined> {
-    const [row] = await this.db
-      .select({
-        sessionId: sessions.id,
-        state: sessions.state,
-        lastSeenAt: sessions.lastSeenAt,
-        userId: users.id,
-        username: users.username,
-        isAdmin: sql<boolean>`exists (select 1 from ${groupMembers} gm join ${groups} g on g.id = gm.group_id
-          where gm.user_id = ${users.id} and g.is_admin)`,
-      })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.id, id), gt(sessions.expiresAt, sql`now()`), eq(users.isActive, true)))
-      .limit(1);
-    return row;
+    const [row] = await queryRows<{
+      session_id: string;
+      state: SessionState;
+      last_seen_at: Date | string;
+      user_id: number;
+      username: string;
+      is_admin: boolean;
+    }>(
+      this.db,
+      sql`select s.id as session_id, s.state, s.last_seen_at, u.id as user_id, u.username,
+          exists (select 1 from ${groupMembers} gm join ${groups} g on g.id = gm.group_id
+                  where gm.user_id = u.id and g.is_admin) as is_admin
+        from ${sessions} s join ${users} u on u.id = s.user_id
+        where s.id = ${id} and s.expires_at > now() and u.is_active`,
+    );
+    if (!row) return undefined;
+    return {
+      sessionId: row.session_id,
+      state: row.state,
+      lastSeenAt: new Date(row.last_seen_at),
+      userId: row.user_id,
+      username: row.username,
+      isAdmin: row.is_admin,
+    };
   }
 
   async touch(id: string, expiresAt: Date): Promise<void> {

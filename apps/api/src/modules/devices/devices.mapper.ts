@@ -1,5 +1,5 @@
 import type { Device, NetworkDevice } from '@palisade/contracts';
-import type { DeviceIpRow, DeviceRow } from './devices.repo.js';
+import type { DeviceIpRow, DeviceRow, UserDevicePageRow } from './devices.repo.js';
 
 export function toDevice(row: DeviceRow, ips: DeviceIpRow[], username?: string): Device {
   const mine = ips.filter((r) => r.deviceId === row.id);
@@ -16,6 +16,24 @@ export function toDevice(row: DeviceRow, ips: DeviceIpRow[], username?: string):
     user_id: row.userId ?? 0,
     ...(username ? { username } : {}),
     created: row.createdAt.toISOString(),
+    networks: [...byLocation].map(([id, e]) => ({ network_id: id, network_name: e.name, device_wireguard_ips: e.ips, is_active: false })),
+  };
+}
+
+export function pageRowToDevice(row: UserDevicePageRow): Device {
+  const byLocation = new Map<number, { name: string; ips: string[] }>();
+  for (const r of row.ips) {
+    const entry = byLocation.get(r.location_id) ?? { name: r.location_name, ips: [] };
+    entry.ips.push(r.ip);
+    byLocation.set(r.location_id, entry);
+  }
+  return {
+    id: row.id,
+    name: row.name,
+    wireguard_pubkey: row.wireguard_pubkey,
+    user_id: row.user_id,
+    ...(row.username ? { username: row.username } : {}),
+    created: new Date(row.created_at).toISOString(),
     networks: [...byLocation].map(([id, e]) => ({ network_id: id, network_name: e.name, device_wireguard_ips: e.ips, is_active: false })),
   };
 }

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
+import { queryRows } from '#src/db/rows.js';
 import { cliTokens, deviceIps, devices, locations, users } from '#src/db/schema/index.js';
 
 export type DeviceRow = typeof devices.$inferSelect;
@@ -11,6 +12,37 @@ export interface DeviceIpRow {
 }
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export interface DevicePageQuery {
+  page: number;
+  per_page: number;
+  search?: string | undefined;
+}
+
+/** A user device as the paged list reads it: driver columns, owner name and addresses joined. */
+export interface UserDevicePageRow {
+  id: number;
+  name: string;
+  wireguard_pubkey: string;
+  user_id: number;
+  created_at: Date | string;
+  username: string | null;
+  ips: { location_id: number; location_name: string; ip: string }[];
+}
+
+function pageConditions(kind: 'user' | 'network', query: DevicePageQuery): SQL[] {
+  const conditions: SQL[] = [eq(devices.kind, kind)];
+  if (query.search) {
+    const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
+    conditions.push(
+      sql`(lower(${devices.name}) like ${pattern} or lower(${devices.wireguardPubkey}) like ${pattern}
+        or lower(coalesce(${devices.description}, '')) like ${pattern}
+        or exists (select 1 from ${users} u where u.id = ${devices.userId} and lower(u.username) like ${pattern})
+        or exists (select 1 from ${locations} l where l.id = ${devices.locationId} and lower(l.name) like ${pattern}))`,
+    );
+  }
+  return conditions;
+}
 
 export class DevicesRepo {
   constructor(private readonly db: Db) {}
@@ -105,21 +137,8 @@ export class DevicesRepo {
   }
 
   /** A page of devices of one kind, newest first, with a case-insensitive name/owner search. */
-  async page(
-    kind: 'user' | 'network',
-    query: { page: number; per_page: number; search?: string | undefined },
-  ): Promise<{ rows: DeviceRow[]; total: number }> {
-    const conditions: SQL[] = [eq(devices.kind, kind)];
-    if (query.search) {
-      const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
-      conditions.push(
-        sql`(lower(${devices.name}) like ${pattern} or lower(${devices.wireguardPubkey}) like ${pattern}
-          or lower(coalesce(${devices.description}, '')) like ${pattern}
-          or exists (select 1 from ${users} u where u.id = ${devices.userId} and lower(u.username) like ${pattern})
-          or exists (select 1 from ${locations} l where l.id = ${devices.locationId} and lower(l.name) like ${pattern}))`,
-      );
-    }
-    const where = and(...conditions);
+  async page(kind: 'user' | 'network', query: DevicePageQuery): Promise<{ rows: DeviceRow[]; total: number }> {
+    const where = and(...pageConditions(kind, query));
     // The page walks the (created_at, id) index and stops after per_page rows; the total is a
     // separate count. One query with count(*) over () would sort every matching row instead.
     const [rows, counted] = await Promise.all([
@@ -136,6 +155,46 @@ export class DevicesRepo {
         .where(where),
     ]);
     return { rows, total: counted[0]?.n ?? 0 };
+  }
+
+  /**
+   * A page of user devices with owner names and addresses, and the total, in one statement (the
+   * console's device list): the page walks the (created_at, id) index; an unsearched total is the
+   * trigger-kept count (migration 0005).
+   */
+  async userDevicePage(query: DevicePageQuery): Promise<{ rows: UserDevicePageRow[]; total: number }> {
+    const conditions = pageConditions('user', query);
+    const where = sql`where ${sql.join(conditions, sql` and `)}`;
+    const total = query.search
+      ? sql`(select count(*) from ${devices} ${where})`
+      : sql`coalesce((select n from row_counts where name = 'devices:user'), (select count(*) from ${devices} ${where}))`;
+    const offset = (query.page - 1) * query.per_page;
+    const rows = await queryRows<UserDevicePageRow & { total: string | number }>(
+      this.db,
+      sql`select p.id, p.name, p.wireguard_pubkey, p.user_id, p.created_at, u.username,
+          coalesce(ips.list, '[]') as ips, ${total} as total
+        from (
+          select ${devices.id}, ${devices.name}, ${devices.wireguardPubkey}, ${devices.userId}, ${devices.createdAt}
+          from ${devices} ${where}
+          order by ${devices.createdAt} desc, ${devices.id} desc
+          limit ${query.per_page} offset ${offset}
+        ) p
+        left join ${users} u on u.id = p.user_id
+        left join lateral (
+          select json_agg(json_build_object('location_id', di.location_id, 'location_name', l.name, 'ip', host(di.ip))
+            order by di.location_id, di.ip) as list
+          from ${deviceIps} di join ${locations} l on l.id = di.location_id
+          where di.device_id = p.id
+        ) ips on true
+        order by p.created_at desc, p.id desc`,
+    );
+    const counted = rows[0] ? Number(rows[0].total) : offset === 0 ? 0 : await this.countUserDevices(where);
+    return { rows, total: counted };
+  }
+
+  private async countUserDevices(where: SQL): Promise<number> {
+    const [row] = await queryRows<{ n: string | number }>(this.db, sql`select count(*) as n from ${devices} ${where}`);
+    return Number(row?.n ?? 0);
   }
 
   async insertCliToken(values: typeof cliTokens.$inferInsert): Promise<void> {

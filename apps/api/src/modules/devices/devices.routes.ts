@@ -8,6 +8,7 @@ import {
   DeviceSchema,
   UpdateDeviceBodySchema,
   UsernameParamsSchema,
+  WireGuardConfigTextSchema,
 } from '@palisade/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -108,7 +109,10 @@ export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "A device's WireGuard config for one location (text/plain; PrivateKey is a placeholder)",
         params: DeviceConfigParamsSchema,
-        response: { 200: z.string(), ...problems(401, 403, 404) },
+        response: {
+          200: { description: 'The WireGuard config', content: { 'text/plain': { schema: WireGuardConfigTextSchema } } },
+          ...problems(401, 403, 404),
+        },
       },
     },
     async (request, reply) => {

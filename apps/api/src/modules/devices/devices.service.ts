@@ -8,7 +8,7 @@ import { NetworksRepo } from '#src/modules/networks/networks.repo.js';
 import type { SettingsService } from '#src/modules/settings/settings.service.js';
 import { UsersRepo } from '#src/modules/users/users.repo.js';
 import type { Actor } from '#src/modules/users/users.service.js';
-import { toDevice } from './devices.mapper.js';
+import { pageRowToDevice, toDevice } from './devices.mapper.js';
 import { type DeviceRow, DevicesRepo } from './devices.repo.js';
 
 export const deviceNotFound = (id: number) => new HttpProblem(404, 'device.not_found', `Device ${id} does not exist.`);
@@ -109,8 +109,8 @@ export class DevicesService {
   }
 
   async list(query: { page: number; per_page: number; search?: string | undefined }) {
-    const { rows, total } = await this.#repo.page('user', query);
-    return { items: await this.#view(rows), page: query.page, per_page: query.per_page, total };
+    const { rows, total } = await this.#repo.userDevicePage(query);
+    return { items: rows.map(pageRowToDevice), page: query.page, per_page: query.per_page, total };
   }
 
   async listForUser(username: string): Promise<Device[]> {

@@ -80,7 +80,10 @@ describe('network devices', () => {
     const id = created.device.id;
     const edited = await inject('PUT', `/api/v1/device/network/${id}`, admin, { name: 'nas2', assigned_ips: ['10.100.0.50'] });
     expect(edited.json()).toMatchObject({ name: 'nas2', assigned_ips: ['10.100.0.50'] });
-    expect((await inject('GET', `/api/v1/device/network/${id}/config`, admin)).body).toContain('Address = 10.100.0.50/24');
+    const config = await inject('GET', `/api/v1/device/network/${id}/config`, admin);
+    expect(config.headers['content-type']).toMatch(/^text\/plain/);
+    expect(config.body).toMatch(/^\[Interface\]/);
+    expect(config.body).toContain('Address = 10.100.0.50/24');
     expect((await inject('DELETE', `/api/v1/device/network/${id}`, admin)).statusCode).toBe(204);
     expect((await inject('GET', `/api/v1/device/network/${id}`, admin)).statusCode).toBe(404);
   });

@@ -13,6 +13,7 @@ import {
   UpdateNetworkDeviceBodySchema,
   ValidateIpsBodySchema,
   ValidateIpsResultSchema,
+  WireGuardConfigTextSchema,
 } from '@palisade/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -156,7 +157,10 @@ export const networkDevicesRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "A network device's WireGuard config (text/plain)",
         params: DeviceIdParamsSchema,
-        response: { 200: z.string(), ...problems(401, 403, 404) },
+        response: {
+          200: { description: 'The WireGuard config', content: { 'text/plain': { schema: WireGuardConfigTextSchema } } },
+          ...problems(401, 403, 404),
+        },
       },
     },
     async (request, reply) => reply.type('text/plain; charset=utf-8').send(await service.config(request.params.id)),

@@ -147,6 +147,33 @@ describe('locations', () => {
     expect(next).toEqual(['10.61.0.3', '10.61.0.5', '10.61.0.8']);
   });
 
+  it('jumps over a run of hand-picked addresses; a suggestion does not take the address', async () => {
+    const loc = await createLocation(t.app, admin, { address: ['10.62.0.1/24', 'fd62::1/120'] });
+    const pin = async (ip: string, i: number) =>
+      expect(
+        (
+          await inject('POST', '/api/v1/device/network', admin, {
+            name: `pin${i}`,
+            location_id: loc.id,
+            assigned_ips: [ip],
+            wireguard_pubkey: newKey(),
+          })
+        ).statusCode,
+      ).toBe(201);
+    for (const [i, ip] of ['10.62.0.2', '10.62.0.3', '10.62.0.4', '10.62.0.5', '10.62.0.8'].entries()) await pin(ip, i);
+    const suggest = async () => (await inject('GET', `/api/v1/device/network/ip/${loc.id}`, admin)).json().ips;
+    // The pins were given IPv6 addresses from the mark (fd62::2 … ::6).
+    expect(await suggest()).toEqual(['10.62.0.6', 'fd62::7']);
+    expect(await suggest()).toEqual(['10.62.0.6', 'fd62::7']);
+    const next = [];
+    for (let i = 0; i < 3; i++) next.push((await addDevice(t.app, admin, 'admin')).configs[0]?.assigned_ips);
+    expect(next).toEqual([
+      ['10.62.0.6', 'fd62::7'],
+      ['10.62.0.7', 'fd62::8'],
+      ['10.62.0.9', 'fd62::9'],
+    ]);
+  });
+
   it('100 concurrent device creates never share an address', async () => {
     await createLocation(t.app, admin, { address: ['10.70.0.1/24'] });
     const results = await Promise.all(

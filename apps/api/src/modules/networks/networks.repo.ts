@@ -1,16 +1,7 @@
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
-import {
-  deviceIps,
-  devices,
-  groupMembers,
-  groups,
-  ipAllocationCursors,
-  ipFreeHoles,
-  locationGroups,
-  locations,
-  users,
-} from '#src/db/schema/index.js';
+import { queryRows } from '#src/db/rows.js';
+import { deviceIps, devices, groupMembers, groups, ipAllocationCursors, locationGroups, locations, users } from '#src/db/schema/index.js';
 
 export type LocationRow = typeof locations.$inferSelect;
 export type LocationInsert = typeof locations.$inferInsert;
@@ -167,71 +158,26 @@ export class NetworksRepo {
       );
   }
 
-  /** Taken addresses at or after `from` inside the network, in address order. */
-  async takenFrom(locationId: number, from: string, last: string, limit: number): Promise<string[]> {
-    const rows = await this.db
-      .select({ ip: sql<string>`host(${deviceIps.ip})` })
-      .from(deviceIps)
-      .where(and(eq(deviceIps.locationId, locationId), sql`${deviceIps.ip} >= ${from}::inet and ${deviceIps.ip} <= ${last}::inet`))
-      .orderBy(asc(deviceIps.ip))
-      .limit(limit);
-    return rows.map((r) => r.ip);
-  }
-
-  /** Locks the network's allocation cursor, creating it at `initial` the first time. */
-  async lockCursor(locationId: number, network: string, initial: string): Promise<string> {
-    const select = () =>
-      this.db
-        .select({ nextIp: sql<string>`host(${ipAllocationCursors.nextIp})` })
-        .from(ipAllocationCursors)
-        .where(and(eq(ipAllocationCursors.locationId, locationId), eq(ipAllocationCursors.network, network)))
-        .for('update');
-    const [existing] = await select();
-    if (existing) return existing.nextIp;
-    await this.db.insert(ipAllocationCursors).values({ locationId, network, nextIp: initial }).onConflictDoNothing();
-    const [row] = await select();
-    if (!row) throw new Error('allocation cursor missing');
-    return row.nextIp;
-  }
-
-  async readCursor(locationId: number, network: string): Promise<string | undefined> {
-    const [row] = await this.db
-      .select({ nextIp: sql<string>`host(${ipAllocationCursors.nextIp})` })
-      .from(ipAllocationCursors)
-      .where(and(eq(ipAllocationCursors.locationId, locationId), eq(ipAllocationCursors.network, network)));
-    return row?.nextIp;
-  }
-
-  /** The lowest free addresses below the high-water mark. */
-  async lowestHoles(locationId: number, network: string, limit: number): Promise<string[]> {
-    const rows = await this.db
-      .select({ ip: sql<string>`host(${ipFreeHoles.ip})` })
-      .from(ipFreeHoles)
-      .where(and(eq(ipFreeHoles.locationId, locationId), eq(ipFreeHoles.network, network)))
-      .orderBy(asc(ipFreeHoles.ip))
-      .limit(limit);
-    return rows.map((r) => r.ip);
-  }
-
-  async deleteHole(locationId: number, network: string, ip: string): Promise<void> {
-    await this.db
-      .delete(ipFreeHoles)
-      .where(and(eq(ipFreeHoles.locationId, locationId), eq(ipFreeHoles.network, network), sql`${ipFreeHoles.ip} = ${ip}::inet`));
-  }
-
-  async insertHoles(locationId: number, network: string, ips: string[]): Promise<void> {
-    if (ips.length === 0) return;
-    await this.db
-      .insert(ipFreeHoles)
-      .values(ips.map((ip) => ({ locationId, network, ip })))
-      .onConflictDoNothing();
-  }
-
-  async setCursor(locationId: number, network: string, nextIp: string): Promise<void> {
-    await this.db
-      .update(ipAllocationCursors)
-      .set({ nextIp })
-      .where(and(eq(ipAllocationCursors.locationId, locationId), eq(ipAllocationCursors.network, network)));
+  /**
+   * One call of `palisade_allocate_ip` (migration 0007): the first free address of `network`
+   * between `first` and `last`, skipping `own` and `reserved`; taken when `take` (the caller
+   * holds the location row lock). Undefined when the network is full.
+   */
+  async allocate(input: {
+    locationId: number;
+    network: string;
+    first: string;
+    last: string;
+    own: string;
+    reserved: readonly string[];
+    take: boolean;
+  }): Promise<string | undefined> {
+    const [row] = await queryRows<{ ip: string | null }>(
+      this.db,
+      sql`select host(palisade_allocate_ip(${input.locationId}::int, ${input.network}::text, ${input.first}::inet,
+        ${input.last}::inet, ${input.own}::inet, ${`{${input.reserved.join(',')}}`}::inet[], ${input.take}::boolean)) as ip`,
+    );
+    return row?.ip ?? undefined;
   }
 
   async dropCursorsExcept(locationId: number, networks: string[]): Promise<void> {

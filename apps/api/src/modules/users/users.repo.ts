@@ -1,7 +1,8 @@
 import type { UserListQuery } from '@palisade/contracts';
-import { and, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
-import { groupMembers, groups, users } from '#src/db/schema/index.js';
+import { queryRows } from '#src/db/rows.js';
+import { groupMembers, groups, rowCounts, users } from '#src/db/schema/index.js';
 
 export type UserRow = typeof users.$inferSelect;
 export interface UserRecord extends UserRow {
@@ -21,6 +22,24 @@ const SORTS = {
 } as const;
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A user as the paged list reads it: driver columns, groups aggregated, no password hash. */
+export interface UserListRow {
+  id: number;
+  username: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  is_active: boolean;
+  mfa_enabled: boolean;
+  mfa_method: string | null;
+  enrolled: boolean;
+  has_password: boolean;
+  created_at: Date | string;
+  groups: string[];
+  is_admin: boolean;
+}
 
 export class UsersRepo {
   constructor(private readonly db: Db) {}
@@ -80,7 +99,13 @@ export class UsersRepo {
     });
   }
 
-  async list(query: UserListQuery): Promise<{ rows: UserRow[]; total: number }> {
+  /**
+   * One page of users with their groups and the total, in one statement: the page walks an index
+   * in sort order and stops after `per_page` rows (the total is a scalar count, not
+   * `count(*) over ()`, which would make every page sort all matching users); group names are
+   * aggregated per user of the page.
+   */
+  async list(query: UserListQuery): Promise<{ rows: UserListRow[]; total: number }> {
     const conditions: SQL[] = [];
     if (query.search) {
       const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
@@ -90,25 +115,43 @@ export class UsersRepo {
     }
     if (query.filter === 'admins') conditions.push(adminMembership(users.id));
     if (query.filter === 'users') conditions.push(sql`not ${adminMembership(users.id)}`);
-    const where = conditions.length > 0 ? and(...conditions) : undefined;
-    const descending = query.sort.startsWith('-');
+    const where = conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
+    const direction = query.sort.startsWith('-') ? sql`desc` : sql`asc`;
     const column = SORTS[query.sort.replace(/^-/, '') as keyof typeof SORTS];
-    // The page walks an index in sort order and stops after per_page rows; the total is a
-    // separate count. count(*) over () would make every page sort all matching users.
-    const [rows, counted] = await Promise.all([
-      this.db
-        .select()
-        .from(users)
-        .where(where)
-        .orderBy(descending ? desc(column) : asc(column), asc(users.id))
-        .limit(query.per_page)
-        .offset((query.page - 1) * query.per_page),
-      this.db
-        .select({ n: sql<number>`count(*)`.mapWith(Number) })
-        .from(users)
-        .where(where),
-    ]);
-    return { rows, total: counted[0]?.n ?? 0 };
+    const offset = (query.page - 1) * query.per_page;
+    // Unfiltered, the total is the trigger-kept count (migration 0005) rather than a scan.
+    const total =
+      conditions.length === 0
+        ? sql`coalesce((select ${rowCounts.n} from ${rowCounts} where ${rowCounts.name} = 'users'), (select count(*) from ${users}))`
+        : sql`(select count(*) from ${users} ${where})`;
+    const rows = await queryRows<UserListRow & { total: string | number }>(
+      this.db,
+      sql`select p.id, p.username, p.first_name, p.last_name, p.email, p.phone, p.is_active, p.mfa_enabled,
+          p.mfa_method, p.enrolled, p.has_password, p.created_at,
+          coalesce(gs.groups, '{}') as groups, coalesce(gs.is_admin, false) as is_admin,
+          ${total} as total
+        from (
+          select ${users.id}, ${users.username}, ${users.firstName}, ${users.lastName}, ${users.email}, ${users.phone},
+            ${users.isActive}, ${users.mfaEnabled}, ${users.mfaMethod}, ${users.enrolled},
+            ${users.passwordHash} is not null as has_password, ${users.createdAt}, ${column} as sort_key
+          from ${users} ${where}
+          order by ${column} ${direction}, ${users.id}
+          limit ${query.per_page} offset ${offset}
+        ) p
+        left join lateral (
+          select array_agg(g.name order by g.name) as groups, bool_or(g.is_admin) as is_admin
+          from ${groupMembers} gm join ${groups} g on g.id = gm.group_id where gm.user_id = p.id
+        ) gs on true
+        order by p.sort_key ${direction}, p.id`,
+    );
+    // A page past the end has no row to carry the total.
+    const counted = rows[0] ? Number(rows[0].total) : offset === 0 ? 0 : await this.countWhere(where);
+    return { rows, total: counted };
+  }
+
+  private async countWhere(where: SQL): Promise<number> {
+    const [row] = await queryRows<{ n: string | number }>(this.db, sql`select count(*) as n from ${users} ${where}`);
+    return Number(row?.n ?? 0);
   }
 
   async insert(values: typeof users.$inferInsert): Promise<UserRow> {

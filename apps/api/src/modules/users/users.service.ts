@@ -7,7 +7,7 @@ import { SessionsRepo } from '#src/modules/auth/sessions.repo.js';
 import { GroupsRepo } from '#src/modules/groups/groups.repo.js';
 import { syncUserDevices } from '#src/modules/networks/device-placement.js';
 import { withAdminInvariant } from './admin-invariant.js';
-import { toUser } from './users.mapper.js';
+import { listRowToUser, toUser } from './users.mapper.js';
 import { type UserRow, UsersRepo } from './users.repo.js';
 
 export interface Actor {
@@ -55,8 +55,7 @@ export class UsersService {
 
   async list(query: UserListQuery): Promise<UserList> {
     const { rows, total } = await this.#repo.list(query);
-    const records = await this.#repo.withGroups(rows);
-    return { items: records.map(toUser), page: query.page, per_page: query.per_page, total };
+    return { items: rows.map(listRowToUser), page: query.page, per_page: query.per_page, total };
   }
 
   async require(username: string, repo = this.#repo): Promise<UserRow> {

@@ -1,0 +1,233 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '#src/db/client.js';
+
+/** Database access of the gRPC control plane (the only file of gateway-control that touches SQL). */
+export const GATEWAY_CHANNEL = 'palisade_gateway';
+
+export interface LocationState {
+  locationId: number;
+  revision: bigint;
+  epoch: string;
+  logFloor: bigint;
+}
+
+export interface InterfaceRow {
+  port: number;
+  addresses: string[];
+  privateKeyEnc: string;
+  keepalive: number;
+}
+
+export interface PeerRow {
+  publicKey: string;
+  allowedIps: string[];
+}
+
+export interface ChangeRow {
+  revision: bigint;
+  kind: 'peer' | 'interface' | 'full';
+  key: string;
+}
+
+export interface HelloInfo {
+  gatewayId: string;
+  name: string;
+  hostname: string;
+  version: string;
+  interfaceName: string;
+  implementation: 'kernel' | 'userspace' | 'unknown';
+}
+
+export interface StatsRow {
+  locationId: number;
+  deviceId: number;
+  gatewayId: number;
+  collectedAt: Date;
+  upload: number;
+  download: number;
+  latestHandshake: Date | null;
+  endpoint: string | null;
+}
+
+const rowsOf = async <T>(db: Db, query: SQL): Promise<T[]> => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+
+/**
+ * Peers of a location: devices holding addresses there, network devices or of active users. One
+ * row per address (most devices have one), grouped in JS: cheaper than array_agg at 10,000 peers.
+ */
+const peersQuery = (locationId: number, keys?: string[]) => sql`
+  select d.wireguard_pubkey as k, host(di.ip) || case when family(di.ip) = 4 then '/32' else '/128' end as ip
+    from device_ips di
+    join devices d on d.id = di.device_id
+    left join users u on u.id = d.user_id
+   where di.location_id = ${locationId}
+     and (d.kind = 'network' or u.is_active)
+     ${keys ? sql`and d.wireguard_pubkey = any(${sql.param(keys)}::text[])` : sql``}
+   order by d.id, di.ip`;
+
+const toState = (r: { location_id: number; revision: string; revision_epoch: string; log_floor: string }): LocationState => ({
+  locationId: r.location_id,
+  revision: BigInt(r.revision),
+  epoch: r.revision_epoch,
+  logFloor: BigInt(r.log_floor),
+});
+
+export class ControlRepo {
+  constructor(private readonly db: Db) {}
+
+  /** Runs `fn` in one read-only REPEATABLE READ transaction: revision and content agree. */
+  consistent<T>(fn: (repo: ControlRepo) => Promise<T>): Promise<T> {
+    return this.db.transaction((t) => fn(new ControlRepo(t as unknown as Db)), {
+      isolationLevel: 'repeatable read',
+      accessMode: 'read only',
+    });
+  }
+
+  async locationForToken(tokenHash: string): Promise<number | undefined> {
+    const [row] = await rowsOf<{ location_id: number }>(
+      this.db,
+      sql`select location_id from gateway_location_state where token_hash = ${tokenHash}`,
+    );
+    return row?.location_id;
+  }
+
+  async tokenHashes(locationIds: number[]): Promise<Map<number, string | null>> {
+    const rows = await rowsOf<{ location_id: number; token_hash: string | null }>(
+      this.db,
+      sql`select location_id, token_hash from gateway_location_state where location_id = any(${sql.param(locationIds)}::int[])`,
+    );
+    return new Map(rows.map((r) => [r.location_id, r.token_hash]));
+  }
+
+  async state(locationId: number): Promise<LocationState | undefined> {
+    const [row] = await rowsOf<Parameters<typeof toState>[0]>(
+      this.db,
+      sql`select location_id, revision::text, revision_epoch, log_floor::text from gateway_location_state where location_id = ${locationId}`,
+    );
+    return row ? toState(row) : undefined;
+  }
+
+  async interfaceOf(locationId: number): Promise<InterfaceRow | undefined> {
+    const [row] = await rowsOf<{ port: number; addresses: string[]; private_key_enc: string; keepalive_interval: number }>(
+      this.db,
+      sql`select port, addresses, private_key_enc, keepalive_interval from locations where id = ${locationId}`,
+    );
+    return row && { port: row.port, addresses: row.addresses, privateKeyEnc: row.private_key_enc, keepalive: row.keepalive_interval };
+  }
+
+  async peers(locationId: number, keys?: string[]): Promise<PeerRow[]> {
+    if (keys?.length === 0) return [];
+    const rows = await rowsOf<{ k: string; ip: string }>(this.db, peersQuery(locationId, keys));
+    const out: PeerRow[] = [];
+    for (const r of rows) {
+      const last = out.at(-1);
+      if (last?.publicKey === r.k) last.allowedIps.push(r.ip);
+      else out.push({ publicKey: r.k, allowedIps: [r.ip] });
+    }
+    return out;
+  }
+
+  async changes(locationId: number, after: bigint, through: bigint): Promise<ChangeRow[]> {
+    const rows = await rowsOf<{ revision: string; kind: ChangeRow['kind']; key: string }>(
+      this.db,
+      sql`select revision::text, kind, key from gateway_changes
+           where location_id = ${locationId} and revision > ${after.toString()}::bigint and revision <= ${through.toString()}::bigint
+           order by revision, kind, key`,
+    );
+    return rows.map((r) => ({ revision: BigInt(r.revision), kind: r.kind, key: r.key }));
+  }
+
+  async deviceIdsByKey(locationId: number, keys: string[]): Promise<Map<string, number>> {
+    if (keys.length === 0) return new Map();
+    const rows = await rowsOf<{ id: number; wireguard_pubkey: string }>(
+      this.db,
+      sql`select d.id, d.wireguard_pubkey from devices d
+           where d.wireguard_pubkey = any(${sql.param(keys)}::text[])
+             and exists (select 1 from device_ips di where di.device_id = d.id and di.location_id = ${locationId})`,
+    );
+    return new Map(rows.map((r) => [r.wireguard_pubkey, r.id]));
+  }
+
+  // --- gateways ---------------------------------------------------------------------------------
+
+  /** Records the hello of a new stream; the stream now owns the gateway row. */
+  async connectGateway(locationId: number, hello: HelloInfo, streamId: string): Promise<number> {
+    const [row] = await rowsOf<{ id: number }>(
+      this.db,
+      sql`insert into gateways (location_id, gateway_id, name, hostname, version, interface_name, implementation,
+                                stream_id, connected_at, disconnected_at, last_seen_at)
+          values (${locationId}, ${hello.gatewayId}, ${hello.name}, ${hello.hostname}, ${hello.version}, ${hello.interfaceName},
+                  ${hello.implementation}, ${streamId}, now(), null, now())
+          on conflict (location_id, gateway_id) do update set
+            name = excluded.name, hostname = excluded.hostname, version = excluded.version,
+            interface_name = excluded.interface_name, implementation = excluded.implementation,
+            stream_id = excluded.stream_id, connected_at = now(), disconnected_at = null, last_seen_at = now(),
+            state = 'unknown', status_message = null
+          returning id`,
+    );
+    if (!row) throw new Error('gateway upsert returned no row');
+    return row.id;
+  }
+
+  /** Cumulative ack: only moves forward within an epoch; a new epoch replaces the old. */
+  async acknowledge(id: number, epoch: string, revision: bigint): Promise<void> {
+    await this.db.execute(
+      sql`update gateways set acknowledged_revision = ${revision.toString()}::bigint, acknowledged_epoch = ${epoch}, last_seen_at = now()
+           where id = ${id} and (acknowledged_epoch <> ${epoch} or acknowledged_revision < ${revision.toString()}::bigint)`,
+    );
+  }
+
+  async reportStatus(id: number, state: string, message: string | null, peerCount: number): Promise<void> {
+    await this.db.execute(
+      sql`update gateways set state = ${state}, status_message = ${message}, peer_count = ${peerCount}, last_seen_at = now() where id = ${id}`,
+    );
+  }
+
+  async disconnectGateway(id: number, streamId: string): Promise<void> {
+    await this.db.execute(
+      sql`update gateways set stream_id = null, disconnected_at = now(), last_seen_at = now() where id = ${id} and stream_id = ${streamId}`,
+    );
+  }
+
+  async heartbeat(streamIds: string[]): Promise<void> {
+    if (streamIds.length === 0) return;
+    await this.db.execute(sql`update gateways set last_seen_at = now() where stream_id = any(${sql.param(streamIds)}::text[])`);
+  }
+
+  async notify(payload: string): Promise<void> {
+    await this.db.execute(sql`select pg_notify(${GATEWAY_CHANNEL}, ${payload})`);
+  }
+
+  // --- stats and maintenance --------------------------------------------------------------------
+
+  /** One multi-row insert (unnest of column arrays: one parameter per column, any row count). */
+  async insertStats(rows: StatsRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const col = <T>(f: (r: StatsRow) => T) => rows.map(f);
+    await this.db.execute(sql`
+      insert into peer_stats (location_id, device_id, gateway_id, collected_at, upload, download, latest_handshake, endpoint)
+      select * from unnest(${sql.param(col((r) => r.locationId))}::int[], ${sql.param(col((r) => r.deviceId))}::int[], ${sql.param(col((r) => r.gatewayId))}::int[],
+                           ${sql.param(col((r) => r.collectedAt.toISOString()))}::timestamptz[], ${sql.param(col((r) => String(r.upload)))}::bigint[],
+                           ${sql.param(col((r) => String(r.download)))}::bigint[], ${sql.param(col((r) => r.latestHandshake?.toISOString() ?? null))}::timestamptz[],
+                           ${sql.param(col((r) => r.endpoint))}::text[])`);
+  }
+
+  /**
+   * Deletes stats older than the retention and change-log entries older than `logHours`
+   * (raising each location's `log_floor`), under a transaction-level advisory lock so that one
+   * replica does it. Returns false when another replica holds the lock.
+   */
+  async purge(retentionDays: number, logHours: number, lockId: number): Promise<boolean> {
+    return this.db.transaction(async (t) => {
+      const [lock] = await rowsOf<{ ok: boolean }>(t as unknown as Db, sql`select pg_try_advisory_xact_lock(${lockId}) as ok`);
+      if (!lock?.ok) return false;
+      await t.execute(sql`delete from peer_stats where collected_at < now() - make_interval(days => ${retentionDays})`);
+      await t.execute(sql`
+        with gone as (delete from gateway_changes where created_at < now() - make_interval(hours => ${logHours}) returning location_id, revision)
+        update gateway_location_state s set log_floor = greatest(s.log_floor, m.top)
+          from (select location_id, max(revision) as top from gone group by location_id) m
+         where s.location_id = m.location_id`);
+      return true;
+    });
+  }
+}

@@ -1,0 +1,159 @@
+import { create } from '@bufbuild/protobuf';
+import { type ControlMessage, ControlMessageSchema, type Delta, FirewallSchema } from '@palisade/proto';
+import type { SecretBox } from '#src/lib/crypto.js';
+import type { ControlRepo, LocationState } from './control.repo.js';
+import { buildDeltas, toInterface, toPeer } from './protocol.js';
+
+/**
+ * What one API replica knows of one location for the streams it serves: the latest snapshot and
+ * the recent deltas, each built once and shared by every gateway of the location on this
+ * replica (single-flight: N gateways catching up after a change cost one database read).
+ */
+const CACHE_REVISIONS = 1024;
+
+export interface Snapshot {
+  epoch: string;
+  revision: bigint;
+  message: ControlMessage;
+}
+
+export type CatchUp = { type: 'deltas'; epoch: string; revision: bigint; deltas: Delta[] } | { type: 'snapshot' } | { type: 'gone' };
+
+export class LocationFeed {
+  #epoch = '';
+  #known = 0n;
+  #deltas = new Map<bigint, Delta>();
+  #snapshot: Snapshot | undefined;
+  #snapshotLoad: Promise<Snapshot | undefined> | undefined;
+  #deltaLoad: Promise<void> | undefined;
+
+  constructor(
+    readonly locationId: number,
+    private readonly repo: ControlRepo,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  /** A notification said the location reached `revision`. */
+  noteRevision(revision: bigint): void {
+    if (revision > this.#known) this.#known = revision;
+  }
+
+  get knownRevision(): bigint {
+    return this.#known;
+  }
+
+  /** The current snapshot (rebuilt only when a newer revision is known). */
+  async snapshot(): Promise<Snapshot | undefined> {
+    for (;;) {
+      const cached = this.#snapshot;
+      if (cached && cached.revision >= this.#known) return cached;
+      this.#snapshotLoad ??= this.#loadSnapshot().finally(() => {
+        this.#snapshotLoad = undefined;
+      });
+      const loaded = await this.#snapshotLoad;
+      if (!loaded) return undefined;
+      if (loaded.revision >= this.#known) return loaded;
+    }
+  }
+
+  async #loadSnapshot(): Promise<Snapshot | undefined> {
+    const built = await this.repo.consistent(async (repo) => {
+      const state = await repo.state(this.locationId);
+      const iface = await repo.interfaceOf(this.locationId);
+      if (!state || !iface) return undefined;
+      return { state, iface, peers: await repo.peers(this.locationId) };
+    });
+    if (!built) return undefined;
+    const { state, iface, peers } = built;
+    this.#adopt(state);
+    const message = create(ControlMessageSchema, {
+      kind: {
+        case: 'snapshot',
+        value: {
+          revisionEpoch: state.epoch,
+          revision: state.revision,
+          interface: toInterface(iface, this.secrets.decrypt(iface.privateKeyEnc)),
+          peers: peers.map((p) => toPeer(p, iface.keepalive)),
+          firewall: create(FirewallSchema, {}),
+        },
+      },
+    });
+    const snapshot = { epoch: state.epoch, revision: state.revision, message };
+    if (!this.#snapshot || snapshot.revision >= this.#snapshot.revision) this.#snapshot = snapshot;
+    return snapshot;
+  }
+
+  #adopt(state: LocationState): void {
+    if (state.epoch !== this.#epoch) {
+      this.#epoch = state.epoch;
+      this.#deltas.clear();
+      this.#snapshot = undefined;
+      this.#known = state.revision;
+    }
+    this.noteRevision(state.revision);
+  }
+
+  /** What a stream at (`epoch`, `after`) needs to reach the latest revision. */
+  async catchUp(epoch: string, after: bigint): Promise<CatchUp> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (epoch === this.#epoch && after >= this.#known) return { type: 'deltas', epoch, revision: after, deltas: [] };
+      const cached = epoch === this.#epoch ? this.#fromCache(after) : undefined;
+      if (cached) return { type: 'deltas', epoch, revision: this.#known, deltas: cached };
+      this.#deltaLoad ??= this.#loadDeltas(after).finally(() => {
+        this.#deltaLoad = undefined;
+      });
+      const result = await this.#deltaLoad.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      if (result === GONE) return { type: 'gone' };
+      if (result === SNAPSHOT) return { type: 'snapshot' };
+      if (result) throw result;
+      if (epoch !== this.#epoch) return { type: 'snapshot' };
+    }
+    const cached = this.#fromCache(after);
+    return cached ? { type: 'deltas', epoch, revision: after + BigInt(cached.length), deltas: cached } : { type: 'snapshot' };
+  }
+
+  #fromCache(after: bigint): Delta[] | undefined {
+    const out: Delta[] = [];
+    for (let r = after + 1n; r <= this.#known; r++) {
+      const delta = this.#deltas.get(r);
+      if (!delta) return undefined;
+      out.push(delta);
+    }
+    return out;
+  }
+
+  async #loadDeltas(after: bigint): Promise<void> {
+    // Start after the cached run that follows `after`, if any.
+    let from = after;
+    while (this.#deltas.has(from + 1n)) from++;
+    const loaded = await this.repo.consistent(async (repo) => {
+      const state = await repo.state(this.locationId);
+      if (!state) return undefined;
+      if (from < state.logFloor || from > state.revision) return { state, deltas: null };
+      const changes = await repo.changes(this.locationId, from, state.revision);
+      const keys = [...new Set(changes.filter((c) => c.kind === 'peer').map((c) => c.key))];
+      const peers = new Map((await repo.peers(this.locationId, keys)).map((p) => [p.publicKey, p]));
+      const needsInterface = changes.some((c) => c.kind === 'interface');
+      const ifaceRow = await repo.interfaceOf(this.locationId);
+      if (!ifaceRow) return undefined;
+      const iface = needsInterface ? toInterface(ifaceRow, this.secrets.decrypt(ifaceRow.privateKeyEnc)) : undefined;
+      const revisions: bigint[] = [];
+      for (let r = from + 1n; r <= state.revision; r++) revisions.push(r);
+      return { state, deltas: buildDeltas(revisions, changes, peers, iface, ifaceRow.keepalive) };
+    });
+    if (!loaded) throw GONE;
+    this.#adopt(loaded.state);
+    if (loaded.deltas === null) throw SNAPSHOT;
+    for (const delta of loaded.deltas) this.#deltas.set(delta.revision, delta);
+    for (const r of this.#deltas.keys()) {
+      if (this.#deltas.size <= CACHE_REVISIONS) break;
+      this.#deltas.delete(r);
+    }
+  }
+}
+
+const GONE = Symbol('gone');
+const SNAPSHOT = Symbol('snapshot');

@@ -1,0 +1,189 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '#src/db/client.js';
+import { queryRows } from '#src/db/rows.js';
+import { authFailures, groupMembers, groups, sessions, users } from '#src/db/schema/index.js';
+import type { UserRow } from '#src/modules/users/users.repo.js';
+
+export interface FailurePolicy {
+  /** Failures within the window that lock the key. */
+  limit: number;
+  windowSeconds: number;
+  lockSeconds: number;
+}
+
+export interface LoginPolicies {
+  user: FailurePolicy;
+  ip: FailurePolicy;
+}
+
+export interface LoginAttempt {
+  /** The account the login names (by username or email address), if any. */
+  user: UserRow | undefined;
+  /** The per-account counter key (`user:<name>`, lower case). */
+  userKey: string;
+  /** A key was locked before this attempt; nothing was counted. */
+  locked: boolean;
+  /** Failures in the current windows, this attempt included (0 when locked). */
+  userFailures: number;
+  ipFailures: number;
+}
+
+interface AttemptRow {
+  locked: boolean;
+  user_key: string;
+  user_failures: number | null;
+  ip_failures: number | null;
+  id: number | null;
+  username: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  password_hash: string | null;
+  is_active: boolean;
+  mfa_enabled: boolean;
+  mfa_method: string | null;
+  enrolled: boolean;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const seconds = (n: number) => `${n} seconds`;
+
+/**
+ * The login's database work in two statements (it runs once per login, next to an Argon2
+ * verification whose CPU it competes with): one before the password check, one after a success.
+ */
+export class LoginRepo {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Finds the account, checks both failure counters for a lock and, when neither is locked,
+   * counts this attempt against both (a new window when the old one has passed; a lock when the
+   * limit is reached). Counting before the password check means parallel guesses cannot all pass
+   * the lock check before any failure is recorded.
+   */
+  async begin(login: string, ipKey: string, policies: LoginPolicies): Promise<LoginAttempt> {
+    const { user: up, ip: ipp } = policies;
+    const [row] = await queryRows<AttemptRow>(
+      this.db,
+      sql`with found as (
+          select * from ${users}
+          where lower(username) = lower(${login}) or lower(email) = lower(${login})
+          order by lower(username) = lower(${login}) desc
+          limit 1
+        ),
+        user_key as (
+          select 'user:' || lower(coalesce((select username from found), ${login}::text)) as key
+        ),
+        keys as (
+          select key from user_key union all select ${ipKey}::text
+        ),
+        locked as (
+          select 1 from ${authFailures} f join keys k on k.key = f.key where f.locked_until > now()
+        ),
+        policy as (
+          select k.key,
+            case when k.key like 'user:%' then ${up.limit}::int else ${ipp.limit}::int end as lim,
+            case when k.key like 'user:%' then ${seconds(up.windowSeconds)}::interval else ${seconds(ipp.windowSeconds)}::interval end as win,
+            case when k.key like 'user:%' then ${seconds(up.lockSeconds)}::interval else ${seconds(ipp.lockSeconds)}::interval end as lck
+          from keys k
+        ),
+        counted as (
+          insert into ${authFailures} as f (key, failures, window_started_at, locked_until)
+          select p.key, 1, now(), case when 1 >= p.lim then now() + p.lck end
+          from policy p where not exists (select 1 from locked)
+          on conflict (key) do update set
+            failures = case when f.window_started_at < now() - (select win from policy where key = excluded.key) then 1 else f.failures + 1 end,
+            window_started_at = case when f.window_started_at < now() - (select win from policy where key = excluded.key)
+              then now() else f.window_started_at end,
+            locked_until = case
+              when (case when f.window_started_at < now() - (select win from policy where key = excluded.key) then 1 else f.failures + 1 end)
+                >= (select lim from policy where key = excluded.key)
+              then now() + (select lck from policy where key = excluded.key)
+              else f.locked_until end
+          returning f.key, f.failures
+        )
+        select exists (select 1 from locked) as locked,
+          (select key from user_key) as user_key,
+          (select failures from counted where key like 'user:%') as user_failures,
+          (select failures from counted where key not like 'user:%') as ip_failures,
+          found.*
+        from (select 1) one left join found on true`,
+    );
+    if (!row) throw new Error('login statement returned no row');
+    const user: UserRow | undefined =
+      row.id === null
+        ? undefined
+        : {
+            id: row.id,
+            username: row.username,
+            firstName: row.first_name,
+            lastName: row.last_name,
+            email: row.email,
+            phone: row.phone,
+            passwordHash: row.password_hash,
+            isActive: row.is_active,
+            mfaEnabled: row.mfa_enabled,
+            mfaMethod: row.mfa_method,
+            enrolled: row.enrolled,
+            createdAt: new Date(row.created_at),
+            updatedAt: new Date(row.updated_at),
+          };
+    return {
+      user,
+      userKey: row.user_key,
+      locked: row.locked,
+      userFailures: Number(row.user_failures ?? 0),
+      ipFailures: Number(row.ip_failures ?? 0),
+    };
+  }
+
+  /**
+   * After a correct password: clears the account's counter, takes this attempt back from the IP
+   * counter (lifting a lock it may have set), and — when `session` is given — replaces the
+   * caller's previous session with a new one. Returns the user's group names and admin flag.
+   */
+  async succeed(input: {
+    userId: number;
+    userKey: string;
+    ipKey: string;
+    ipPolicy: FailurePolicy;
+    session?: {
+      id: string;
+      previousId: string | null;
+      state: 'active' | 'mfa_pending';
+      ip: string;
+      userAgent: string | null;
+      expiresAt: Date;
+    };
+  }): Promise<{ groups: string[]; isAdmin: boolean }> {
+    const s = input.session;
+    const create = s !== undefined;
+    const [row] = await queryRows<{ groups: string[]; is_admin: boolean }>(
+      this.db,
+      sql`with cleared as (
+          delete from ${authFailures} where key = ${input.userKey}
+        ),
+        forgiven as (
+          update ${authFailures} set
+            failures = greatest(failures - 1, 0),
+            locked_until = case when failures - 1 < ${input.ipPolicy.limit}::int then null else locked_until end
+          where key = ${input.ipKey}
+        ),
+        dropped as (
+          delete from ${sessions} where ${create}::boolean and id = ${s?.previousId ?? null}::text
+        ),
+        created as (
+          insert into ${sessions} (id, user_id, state, ip, user_agent, expires_at)
+          select ${s?.id ?? null}::text, ${input.userId}::int, ${s?.state ?? null}::text, ${s?.ip ?? null}::text,
+            ${s?.userAgent ?? null}::text, ${s?.expiresAt.toISOString() ?? null}::timestamptz
+          where ${create}::boolean
+        )
+        select coalesce(array_agg(g.name order by g.name), '{}') as groups, coalesce(bool_or(g.is_admin), false) as is_admin
+        from ${groupMembers} gm join ${groups} g on g.id = gm.group_id
+        where gm.user_id = ${input.userId}::int`,
+    );
+    return { groups: row?.groups ?? [], isAdmin: row?.is_admin ?? false };
+  }
+}
