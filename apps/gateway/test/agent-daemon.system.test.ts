@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { generateKeyPair } from '@palisade/wireguard';
@@ -136,4 +136,22 @@ describe.skipIf(!canRun)('palisade-gateway daemon (system: netns + wireguard-go 
     // Fail-open: the tunnel and its peers outlive the agent.
     expect(inNs(ns, ['wg', 'show', ifname, 'dump']).trim().split('\n')).toHaveLength(4);
   }, 60_000);
+
+  it('GATEWAY_USERSPACE=never on a kernel without WireGuard stops at once, naming the variable', () => {
+    const name = `pgwn${suffix}`;
+    const probe = spawnSync('ip', ['netns', 'exec', ns, 'ip', 'link', 'add', 'dev', name, 'type', 'wireguard'], { encoding: 'utf8' });
+    if (probe.status === 0) {
+      inNs(ns, ['ip', 'link', 'del', 'dev', name]);
+      return; // this kernel has WireGuard: nothing to refuse
+    }
+    const args = ['--grpc-url', 'http://127.0.0.1:9', '--token', 't', '--ifname', name, '--userspace', 'never', '--health-port', '0'];
+    const r = spawnSync('ip', ['netns', 'exec', ns, 'node', 'bin/palisade-gateway.mjs', ...args], {
+      cwd: appDir,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('GATEWAY_USERSPACE (--userspace): never, but the kernel has no WireGuard module');
+    expect(spawnSync('ip', ['netns', 'exec', ns, 'ip', 'link', 'show', name]).status).not.toBe(0);
+  });
 });

@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -28,5 +31,25 @@ describe('palisade-gateway bin', () => {
     const r = run(['--grpc-url', 'https://cp.example:8443', '--token', 't', '--ca-file', '/nonexistent/ca.pem']);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('GATEWAY_CA_FILE (--ca-file): cannot read /nonexistent/ca.pem');
+  });
+
+  it('names GATEWAY_CA_FILE when the file is not a certificate, and GATEWAY_USERSPACE when wireguard-go is missing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'palisade-gw-cli-'));
+    try {
+      writeFileSync(join(dir, 'ca.pem'), 'not a certificate\n');
+      const notPem = run(['--grpc-url', 'https://cp.example:8443', '--token', 't', '--ca-file', join(dir, 'ca.pem')]);
+      expect(notPem.status).toBe(1);
+      expect(notPem.stderr).toContain(`GATEWAY_CA_FILE (--ca-file): ${join(dir, 'ca.pem')} is not a PEM certificate`);
+      // A PATH with wg and ip (any executable will do: they are not run) but no wireguard-go.
+      for (const tool of ['wg', 'ip']) symlinkSync('/bin/true', join(dir, tool));
+      const noGo = run(['--grpc-url', 'http://127.0.0.1:9', '--token', 't', '--userspace', 'always'], { PATH: dir });
+      expect(noGo.status).toBe(1);
+      expect(noGo.stderr).toContain('GATEWAY_USERSPACE (--userspace): always, but wireguard-go is not installed');
+      const noTools = run(['--grpc-url', 'http://127.0.0.1:9', '--token', 't'], { PATH: '/nonexistent' });
+      expect(noTools.status).toBe(1);
+      expect(noTools.stderr).toContain('wg and ip not found on PATH');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

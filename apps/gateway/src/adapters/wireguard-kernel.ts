@@ -12,6 +12,9 @@ import { createWireGuardTools } from './wireguard-tools.js';
  */
 const NO_KERNEL_SUPPORT = /unknown device type|not supported|no such device/i;
 
+/** Whether `e` is `ip link add … type wireguard` failing for lack of the kernel module. */
+export const isMissingKernelSupport = (e: unknown): boolean => e instanceof CommandError && NO_KERNEL_SUPPORT.test(e.stderr);
+
 export function createKernelLink(runner: CommandRunner, ifname: string): LinkPort {
   return {
     detect: () => detectLink(runner, ifname),
@@ -35,7 +38,7 @@ export function createAutoLink(runner: CommandRunner, ifname: string): LinkPort 
       try {
         return await kernel.create();
       } catch (e) {
-        if (e instanceof CommandError && NO_KERNEL_SUPPORT.test(e.stderr)) return userspace.create();
+        if (isMissingKernelSupport(e)) return userspace.create();
         throw e;
       }
     },

@@ -11,6 +11,11 @@ import { createWireGuardTools } from './wireguard-tools.js';
  * the tunnel up if the agent stops, and the restarted agent finds the interface and diffs
  * against it instead of recreating it (peers keep their handshakes).
  */
+/** The interface name is taken by a link that is not WireGuard (e.g. a bridge called wg0). */
+export class NotWireGuardError extends Error {
+  override name = 'NotWireGuardError';
+}
+
 /** `ip -d -j link show` → kernel (`wireguard`) or userspace (`tun`), null when absent. */
 export async function detectLink(runner: CommandRunner, ifname: string): Promise<Implementation | null> {
   try {
@@ -18,7 +23,7 @@ export async function detectLink(runner: CommandRunner, ifname: string): Promise
     const kind = (JSON.parse(stdout) as { linkinfo?: { info_kind?: string } }[])[0]?.linkinfo?.info_kind;
     if (kind === 'wireguard') return 'kernel';
     if (kind === 'tun') return 'userspace';
-    throw new Error(`interface ${ifname} exists but is not WireGuard (kind ${kind ?? 'unknown'})`);
+    throw new NotWireGuardError(`interface ${ifname} exists but is not WireGuard (kind ${kind ?? 'unknown'})`);
   } catch (e) {
     if (e instanceof Error && /does not exist/i.test(e.message)) return null;
     throw e;

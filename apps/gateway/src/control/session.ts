@@ -38,11 +38,20 @@ async function runStream(options: SessionOptions): Promise<StreamOutcome> {
   const outbox = createOutbox<GatewayMessage>();
   const outcome: StreamOutcome = { progressed: false, policy: RECONNECT, immediate: false };
   outbox.push(...agent.connected());
+  // One stats read at a time: with many peers on a slow host a read may outlast a short interval.
+  let collecting = false;
   const timer = setInterval(() => {
-    agent.collectStats().then(
-      (m) => m && outbox.push(m),
-      (e: unknown) => log(`stats: ${(e as Error).message}`),
-    );
+    if (collecting) return;
+    collecting = true;
+    agent
+      .collectStats()
+      .then(
+        (m) => m && outbox.push(m),
+        (e: unknown) => log(`stats: ${(e as Error).message}`),
+      )
+      .finally(() => {
+        collecting = false;
+      });
   }, options.statsIntervalMs);
   try {
     const responses = client.connect(outbox, { headers: { authorization: `Bearer ${token}` }, signal });
