@@ -21,8 +21,11 @@ import { Route as AuthedUsersUsernameRouteImport } from './routes/_authed/users.
 import { Route as AuthedAdminLocationsIndexRouteImport } from './routes/_authed/_admin/locations.index'
 import { Route as AuthedAdminLocationsIdRouteImport } from './routes/_authed/_admin/locations.$id'
 import { Route as AuthedAdminLocationsNewRouteImport } from './routes/_authed/_admin/locations.new'
+import { Route as AuthedAdminOverviewIndexRouteImport } from './routes/_authed/_admin/overview.index'
+import { Route as AuthedAdminOverviewLocationIdRouteImport } from './routes/_authed/_admin/overview.$locationId'
 import { Route as AuthedAdminUsersIndexRouteImport } from './routes/_authed/_admin/users.index'
 import { Route as AuthedUsersUsernameAddDeviceRouteImport } from './routes/_authed/users.$username_.add-device'
+import { Route as AuthedAdminLocationsIdGatewayRouteImport } from './routes/_authed/_admin/locations.$id_.gateway'
 
 const AuthedRoute = AuthedRouteImport.update({
   id: '/_authed',
@@ -84,6 +87,18 @@ const AuthedAdminLocationsNewRoute = AuthedAdminLocationsNewRouteImport.update({
   path: '/locations/new',
   getParentRoute: () => AuthedAdminRoute,
 } as any)
+const AuthedAdminOverviewIndexRoute =
+  AuthedAdminOverviewIndexRouteImport.update({
+    id: '/overview/',
+    path: '/overview/',
+    getParentRoute: () => AuthedAdminRoute,
+  } as any)
+const AuthedAdminOverviewLocationIdRoute =
+  AuthedAdminOverviewLocationIdRouteImport.update({
+    id: '/overview/$locationId',
+    path: '/overview/$locationId',
+    getParentRoute: () => AuthedAdminRoute,
+  } as any)
 const AuthedAdminUsersIndexRoute = AuthedAdminUsersIndexRouteImport.update({
   id: '/users/',
   path: '/users/',
@@ -94,6 +109,12 @@ const AuthedUsersUsernameAddDeviceRoute =
     id: '/users/$username_/add-device',
     path: '/users/$username/add-device',
     getParentRoute: () => AuthedRoute,
+  } as any)
+const AuthedAdminLocationsIdGatewayRoute =
+  AuthedAdminLocationsIdGatewayRouteImport.update({
+    id: '/locations/$id_/gateway',
+    path: '/locations/$id/gateway',
+    getParentRoute: () => AuthedAdminRoute,
   } as any)
 
 export interface FileRoutesByFullPath {
@@ -106,9 +127,12 @@ export interface FileRoutesByFullPath {
   '/users/$username': typeof AuthedUsersUsernameRoute
   '/locations/$id': typeof AuthedAdminLocationsIdRoute
   '/locations/new': typeof AuthedAdminLocationsNewRoute
+  '/overview/$locationId': typeof AuthedAdminOverviewLocationIdRoute
   '/users/$username/add-device': typeof AuthedUsersUsernameAddDeviceRoute
   '/locations/': typeof AuthedAdminLocationsIndexRoute
+  '/overview/': typeof AuthedAdminOverviewIndexRoute
   '/users/': typeof AuthedAdminUsersIndexRoute
+  '/locations/$id/gateway': typeof AuthedAdminLocationsIdGatewayRoute
 }
 export interface FileRoutesByTo {
   '/login': typeof LoginRoute
@@ -120,9 +144,12 @@ export interface FileRoutesByTo {
   '/users/$username': typeof AuthedUsersUsernameRoute
   '/locations/$id': typeof AuthedAdminLocationsIdRoute
   '/locations/new': typeof AuthedAdminLocationsNewRoute
+  '/overview/$locationId': typeof AuthedAdminOverviewLocationIdRoute
   '/users/$username/add-device': typeof AuthedUsersUsernameAddDeviceRoute
   '/locations': typeof AuthedAdminLocationsIndexRoute
+  '/overview': typeof AuthedAdminOverviewIndexRoute
   '/users': typeof AuthedAdminUsersIndexRoute
+  '/locations/$id/gateway': typeof AuthedAdminLocationsIdGatewayRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -137,9 +164,12 @@ export interface FileRoutesById {
   '/_authed/users/$username': typeof AuthedUsersUsernameRoute
   '/_authed/_admin/locations/$id': typeof AuthedAdminLocationsIdRoute
   '/_authed/_admin/locations/new': typeof AuthedAdminLocationsNewRoute
+  '/_authed/_admin/overview/$locationId': typeof AuthedAdminOverviewLocationIdRoute
   '/_authed/users/$username_/add-device': typeof AuthedUsersUsernameAddDeviceRoute
   '/_authed/_admin/locations/': typeof AuthedAdminLocationsIndexRoute
+  '/_authed/_admin/overview/': typeof AuthedAdminOverviewIndexRoute
   '/_authed/_admin/users/': typeof AuthedAdminUsersIndexRoute
+  '/_authed/_admin/locations/$id_/gateway': typeof AuthedAdminLocationsIdGatewayRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -153,9 +183,12 @@ export interface FileRouteTypes {
     | '/users/$username'
     | '/locations/$id'
     | '/locations/new'
+    | '/overview/$locationId'
     | '/users/$username/add-device'
     | '/locations/'
+    | '/overview/'
     | '/users/'
+    | '/locations/$id/gateway'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/login'
@@ -167,9 +200,12 @@ export interface FileRouteTypes {
     | '/users/$username'
     | '/locations/$id'
     | '/locations/new'
+    | '/overview/$locationId'
     | '/users/$username/add-device'
     | '/locations'
+    | '/overview'
     | '/users'
+    | '/locations/$id/gateway'
   id:
     | '__root__'
     | '/_authed'
@@ -183,9 +219,12 @@ export interface FileRouteTypes {
     | '/_authed/users/$username'
     | '/_authed/_admin/locations/$id'
     | '/_authed/_admin/locations/new'
+    | '/_authed/_admin/overview/$locationId'
     | '/_authed/users/$username_/add-device'
     | '/_authed/_admin/locations/'
+    | '/_authed/_admin/overview/'
     | '/_authed/_admin/users/'
+    | '/_authed/_admin/locations/$id_/gateway'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -280,6 +319,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAdminLocationsNewRouteImport
       parentRoute: typeof AuthedAdminRoute
     }
+    '/_authed/_admin/overview/': {
+      id: '/_authed/_admin/overview/'
+      path: '/overview'
+      fullPath: '/overview/'
+      preLoaderRoute: typeof AuthedAdminOverviewIndexRouteImport
+      parentRoute: typeof AuthedAdminRoute
+    }
+    '/_authed/_admin/overview/$locationId': {
+      id: '/_authed/_admin/overview/$locationId'
+      path: '/overview/$locationId'
+      fullPath: '/overview/$locationId'
+      preLoaderRoute: typeof AuthedAdminOverviewLocationIdRouteImport
+      parentRoute: typeof AuthedAdminRoute
+    }
     '/_authed/_admin/users/': {
       id: '/_authed/_admin/users/'
       path: '/users'
@@ -294,6 +347,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedUsersUsernameAddDeviceRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/_admin/locations/$id_/gateway': {
+      id: '/_authed/_admin/locations/$id_/gateway'
+      path: '/locations/$id/gateway'
+      fullPath: '/locations/$id/gateway'
+      preLoaderRoute: typeof AuthedAdminLocationsIdGatewayRouteImport
+      parentRoute: typeof AuthedAdminRoute
+    }
   }
 }
 
@@ -303,8 +363,11 @@ interface AuthedAdminRouteChildren {
   AuthedAdminSettingsRoute: typeof AuthedAdminSettingsRoute
   AuthedAdminLocationsIdRoute: typeof AuthedAdminLocationsIdRoute
   AuthedAdminLocationsNewRoute: typeof AuthedAdminLocationsNewRoute
+  AuthedAdminOverviewLocationIdRoute: typeof AuthedAdminOverviewLocationIdRoute
   AuthedAdminLocationsIndexRoute: typeof AuthedAdminLocationsIndexRoute
+  AuthedAdminOverviewIndexRoute: typeof AuthedAdminOverviewIndexRoute
   AuthedAdminUsersIndexRoute: typeof AuthedAdminUsersIndexRoute
+  AuthedAdminLocationsIdGatewayRoute: typeof AuthedAdminLocationsIdGatewayRoute
 }
 
 const AuthedAdminRouteChildren: AuthedAdminRouteChildren = {
@@ -313,8 +376,11 @@ const AuthedAdminRouteChildren: AuthedAdminRouteChildren = {
   AuthedAdminSettingsRoute: AuthedAdminSettingsRoute,
   AuthedAdminLocationsIdRoute: AuthedAdminLocationsIdRoute,
   AuthedAdminLocationsNewRoute: AuthedAdminLocationsNewRoute,
+  AuthedAdminOverviewLocationIdRoute: AuthedAdminOverviewLocationIdRoute,
   AuthedAdminLocationsIndexRoute: AuthedAdminLocationsIndexRoute,
+  AuthedAdminOverviewIndexRoute: AuthedAdminOverviewIndexRoute,
   AuthedAdminUsersIndexRoute: AuthedAdminUsersIndexRoute,
+  AuthedAdminLocationsIdGatewayRoute: AuthedAdminLocationsIdGatewayRoute,
 }
 
 const AuthedAdminRouteWithChildren = AuthedAdminRoute._addFileChildren(

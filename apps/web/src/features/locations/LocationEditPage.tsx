@@ -67,6 +67,14 @@ export function LocationEditPage() {
             {t('locations.editTitle', { name: location.data.name })}
           </h1>
         </div>
+        <div className="page-header__actions">
+          <Link to="/overview/$locationId" params={{ locationId: String(id) }} className="btn btn--secondary">
+            {t('nav.overview')}
+          </Link>
+          <Link to="/locations/$id/gateway" params={{ id: String(id) }} className="btn btn--secondary">
+            {t('gateways.setupLink')}
+          </Link>
+        </div>
       </header>
       <LocationForm
         key={location.dataUpdatedAt}

@@ -1,17 +1,17 @@
 import { useId } from 'react';
 import { useTranslation } from '@/i18n/use-translation';
 import { fieldMessage } from '@/lib/field-errors';
+import { MapUserPicker } from './MapUserPicker';
 import type { MapRow, RowErrors } from './map-devices';
 
 interface MapDeviceRowProps {
   row: MapRow;
   label: string;
   errors: RowErrors;
-  users: readonly { value: string; label: string }[];
   onChange: (change: Partial<MapRow>) => void;
 }
 
-export function MapDeviceRow({ row, label, errors, users, onChange }: MapDeviceRowProps) {
+export function MapDeviceRow({ row, label, errors, onChange }: MapDeviceRowProps) {
   const { t } = useTranslation();
   const id = useId();
   const error = (field: keyof RowErrors) => {
@@ -54,20 +54,12 @@ export function MapDeviceRow({ row, label, errors, users, onChange }: MapDeviceR
         {error('ips')}
       </td>
       <td className={errors.userId ? 'field--invalid' : undefined}>
-        <select
-          className="select"
-          value={row.userId}
-          disabled={row.isExisting}
-          onChange={(e) => onChange({ userId: e.target.value })}
-          {...a11y('userId', t('wizard.map.user'))}
-        >
-          <option value="">{t('wizard.map.chooseUser')}</option>
-          {users.map((u) => (
-            <option key={u.value} value={u.value}>
-              {u.label}
-            </option>
-          ))}
-        </select>
+        <MapUserPicker
+          value={row.userId ? { id: row.userId, label: row.userLabel ?? '' } : undefined}
+          onChange={(user) => onChange({ userId: user?.id ?? '', userLabel: user?.label ?? '' })}
+          isDisabled={row.isExisting}
+          a11y={a11y('userId', t('wizard.map.user'))}
+        />
         {error('userId')}
       </td>
     </tr>

@@ -1,10 +1,8 @@
 import type { Network } from '@palisade/contracts';
-import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/Button';
 import { pushToast } from '@/components/toast-store';
 import { shortKey } from '@/features/devices/config-text';
-import { usersListQueryOptions } from '@/features/users/users.queries';
 import { useTranslation } from '@/i18n/use-translation';
 import { issuesFromProblem } from '@/lib/field-errors';
 import { problemMessage } from '@/lib/problem-message';
@@ -18,12 +16,9 @@ interface MapDevicesStepProps {
   onDone: () => void;
 }
 
-const USERS_PARAMS = { page: 1, per_page: 200, filter: 'all', sort: 'username' } as const;
-
 /** Map each imported peer to a user, a device name and its IPs; invalid rows are flagged first. */
 export function MapDevicesStep({ network, peers, onDone }: MapDevicesStepProps) {
   const { t } = useTranslation();
-  const users = useQuery(usersListQueryOptions(USERS_PARAMS));
   const map = useMapDevices();
   const [rows, setRows] = useState<MapRow[]>(() => rowsFromImport(peers));
   const [errors, setErrors] = useState<Map<number, RowErrors>>(new Map());
@@ -62,7 +57,6 @@ export function MapDevicesStep({ network, peers, onDone }: MapDevicesStepProps) 
     );
   };
 
-  const options = (users.data?.items ?? []).map((u) => ({ value: String(u.id), label: `${u.first_name} ${u.last_name} (${u.username})` }));
   const invalidCount = [...errors.values()].filter((e) => Object.keys(e).length > 0).length;
   return (
     <form className="card" onSubmit={submit} noValidate aria-label={t('wizard.map.title')}>
@@ -94,7 +88,6 @@ export function MapDevicesStep({ network, peers, onDone }: MapDevicesStepProps) 
                 row={row}
                 label={shortKey(row.wireguard_pubkey)}
                 errors={errors.get(index) ?? {}}
-                users={options}
                 onChange={(change) => update(index, change)}
               />
             ))}

@@ -7,6 +7,8 @@ export interface MapRow {
   name: string;
   ips: string;
   userId: string;
+  /** What the user picker shows for `userId` (the list is searched on the server, never held whole). */
+  userLabel?: string;
   /** Already a device of a user (matched by key): shown, not sent again. */
   isExisting: boolean;
 }

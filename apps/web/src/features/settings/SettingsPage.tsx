@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { StateMessage } from '@/components/StateMessage';
 import { EnterpriseSettingsCard } from '@/features/enterprise/EnterpriseSettingsCard';
+import { GatewayNotificationsCard } from '@/features/gateways/GatewayNotificationsCard';
 import { useTranslation } from '@/i18n/use-translation';
 import { SettingsForm } from './SettingsForm';
 import { settingsQueryOptions } from './settings.queries';
@@ -24,6 +25,7 @@ export function SettingsPage() {
       )}
       <div className="settings settings--enterprise">
         <EnterpriseSettingsCard />
+        <GatewayNotificationsCard />
       </div>
     </section>
   );

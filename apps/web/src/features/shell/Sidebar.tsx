@@ -30,6 +30,12 @@ export function Sidebar({ user, instance, navLogo, version, isOpen }: SidebarPro
           {user.is_admin ? (
             <>
               <li>
+                <Link to="/overview" className="nav-link" activeProps={{ 'aria-current': 'page' }}>
+                  <NavIcon name="overview" />
+                  {t('nav.overview')}
+                </Link>
+              </li>
+              <li>
                 <Link
                   to="/users"
                   className="nav-link"

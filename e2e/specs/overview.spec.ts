@@ -1,0 +1,92 @@
+import { expect, type Page, test } from '@playwright/test';
+import { navigate, signIn, uniqueSuffix } from '../support/console';
+import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../support/constants';
+import { uniqueSubnet } from '../support/locations';
+
+async function createLocation(page: Page, name: string): Promise<number> {
+  const subnet = uniqueSubnet();
+  return page.evaluate(
+    async ({ name, gateway }) => {
+      const res = await fetch('/api/v1/network', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name, address: [gateway], endpoint: 'quiet.example.com', port: 51820 }),
+      });
+      if (res.status !== 201) throw new Error(`create location: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { id: number }).id;
+    },
+    { name, gateway: subnet.gateway },
+  );
+}
+
+test('the overview lists a location without traffic, with empty charts, in grid and list views and one location', async ({ page }) => {
+  const name = `quiet-${uniqueSuffix()}`;
+  await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
+  const id = await createLocation(page, name);
+
+  await navigate(page, 'Overview');
+  await expect(page).toHaveURL(/\/overview$/);
+  await expect(page.getByRole('heading', { name: 'Location overview', level: 1 })).toBeVisible();
+  await expect(page.getByRole('figure', { name: 'Network usage of all locations' })).toBeVisible();
+
+  // Grid view: a card per location, each with its own (empty) usage chart.
+  const card = page.getByRole('article', { name });
+  await expect(card).toBeVisible();
+  const chart = card.getByRole('figure', { name: `Network usage of ${name}` });
+  await expect(chart.getByText('No traffic in this period', { exact: true })).toBeVisible();
+  await expect(card.getByText('Connected users')).toBeVisible();
+  await expect(card.getByRole('slider', { name: `Network usage of ${name}` })).toHaveAttribute('aria-valuetext', /in 0 B, out 0 B$/);
+
+  // Period in hours, kept in the URL.
+  await page.getByLabel('Time period').selectOption({ label: 'Last 24 h' });
+  await expect(page).toHaveURL(/period=24/);
+  await expect(card.getByText('No traffic in this period', { exact: true })).toBeVisible();
+
+  // List view: one row per location with zero activity.
+  await page.getByRole('button', { name: 'List' }).click();
+  await expect(page).toHaveURL(/view=list/);
+  await expect(page.getByRole('button', { name: 'List' })).toHaveAttribute('aria-pressed', 'true');
+  const row = page.getByRole('row', { name: new RegExp(name) });
+  await expect(row).toContainText('0 B');
+  await expect(row.getByRole('cell').nth(1)).toHaveText('0');
+
+  // One location: its chart, and nobody connected.
+  await row.getByRole('link', { name }).click();
+  await expect(page).toHaveURL(new RegExp(`/overview/${id}\\?`));
+  await expect(page.getByRole('heading', { name: `Overview of ${name}`, level: 1 })).toBeVisible();
+  await expect(page.getByLabel('Location', { exact: true })).toHaveValue(String(id));
+  await expect(
+    page.getByRole('figure', { name: `Network usage of ${name}` }).getByText('No traffic in this period', { exact: true }),
+  ).toBeVisible();
+  await expect(page.getByText('Nobody connected in this period.')).toBeVisible();
+
+  await page.getByLabel('Location', { exact: true }).selectOption({ label: 'All locations' });
+  await expect(page).toHaveURL(/\/overview\?/);
+  await expect(page.getByRole('heading', { name: 'Location overview', level: 1 })).toBeVisible();
+});
+
+test('gateway status is checked on demand and reports none connected for a location without gateways', async ({ page }) => {
+  const name = `nogw-${uniqueSuffix()}`;
+  await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
+  const id = await createLocation(page, name);
+  let asked = 0;
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === `/api/v1/network/${id}/gateways`) asked += 1;
+  });
+
+  await page.goto(`/overview/${id}`);
+  const panel = page.getByRole('region', { name: 'Gateways' });
+  await expect(panel.getByText('Gateway status is checked on demand.')).toBeVisible();
+  expect(asked).toBe(0);
+
+  await panel.getByRole('button', { name: 'Check gateways' }).click();
+  await expect(panel.getByText('None connected')).toBeVisible();
+  await expect(panel.getByText('No gateway has connected to this location yet.')).toBeVisible();
+  expect(asked).toBe(1);
+  await expect(panel.getByRole('link', { name: 'Gateway setup instructions' })).toHaveAttribute('href', `/locations/${id}/gateway`);
+
+  // All locations at once: the location's row shows the same summary.
+  await page.goto('/overview?view=list');
+  await page.getByRole('button', { name: 'Check all gateways' }).click();
+  await expect(page.getByRole('row', { name: new RegExp(name) })).toContainText('None connected');
+});
