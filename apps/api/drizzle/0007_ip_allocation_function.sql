@@ -1,8 +1,8 @@
 -- Device IP allocation in one round trip (ADR-004): the lowest still-free hole, else the first
 -- free address from the network's high-water mark, skipping the location's own address,
 -- addresses taken by hand and `p_reserved` (which become holes). With `p_take` the address is
--- taken (hole consumed or mark moved, under the cursor row lock); without, it is only found.
--- The caller holds the location row lock when taking. Returns NULL when the network is full.
+-- taken (hole consumed or mark moved) under the location row lock, which it takes (callers that
+-- already hold it lose nothing); without, it is only found. Returns NULL when the network is full.
 CREATE OR REPLACE FUNCTION palisade_allocate_ip(
   p_location integer, p_network text, p_first inet, p_last inet, p_own inet, p_reserved inet[], p_take boolean
 ) RETURNS inet LANGUAGE plpgsql AS $$
@@ -13,6 +13,8 @@ DECLARE
   v_skipped inet[] := '{}';
 BEGIN
   IF p_take THEN
+    -- Allocations in one location are serialised by its row lock (ADR-004).
+    PERFORM 1 FROM locations WHERE id = p_location FOR UPDATE;
     SELECT next_ip INTO v_mark FROM ip_allocation_cursors
       WHERE location_id = p_location AND network = p_network FOR UPDATE;
     IF NOT FOUND THEN

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ARGON2_OPTIONS, hashPassword, verifyPassword } from '#src/lib/password.js';
+import { ARGON2_MAX_CONCURRENT, ARGON2_OPTIONS, hashPassword, verifyPassword, withArgon2Slot } from '#src/lib/password.js';
 
 describe('password hashing', () => {
   it('uses Argon2id with m=19456, t=2, p=1 (OWASP), visible in the encoded hash', async () => {
@@ -24,5 +24,42 @@ describe('password hashing', () => {
     expect(await verifyPassword(null, 'anything')).toBe(false);
     expect(await verifyPassword(undefined, 'anything')).toBe(false);
     expect(await verifyPassword('not-a-hash', 'anything')).toBe(false);
+  });
+
+  it('runs at most one Argon2 operation per CPU at a time; a failure frees its slot', async () => {
+    let active = 0;
+    let peak = 0;
+    const releases: (() => void)[] = [];
+    const task = (fail: boolean) => async () => {
+      active++;
+      peak = Math.max(peak, active);
+      await new Promise<void>((resolve) => releases.push(resolve));
+      active--;
+      if (fail) throw new Error('boom');
+      return 'ok';
+    };
+    const total = ARGON2_MAX_CONCURRENT * 3;
+    const results = Array.from({ length: total }, (_, i) => withArgon2Slot(task(i % 2 === 0)).catch((e: Error) => e.message));
+    let finished = 0;
+    while (finished < total) {
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(active).toBeLessThanOrEqual(ARGON2_MAX_CONCURRENT);
+      const next = releases.shift();
+      if (next) {
+        next();
+        finished++;
+      }
+    }
+    const settled = await Promise.all(results);
+    expect(peak).toBe(ARGON2_MAX_CONCURRENT);
+    expect(settled.filter((r) => r === 'boom')).toHaveLength(Math.ceil(total / 2));
+    expect(settled.filter((r) => r === 'ok')).toHaveLength(Math.floor(total / 2));
+    // Slots were all given back: a new task starts at once.
+    let started = false;
+    const probe = withArgon2Slot(async () => {
+      started = true;
+    });
+    expect(started).toBe(true);
+    await probe;
   });
 });

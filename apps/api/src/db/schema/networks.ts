@@ -78,7 +78,8 @@ export const devices = pgTable(
     uniqueIndex('devices_network_name_key').on(sql`lower(${t.name})`).where(sql`${t.kind} = 'network'`),
     index('devices_user_idx').on(t.userId),
     index('devices_location_idx').on(t.locationId),
-    index('devices_created_idx').on(t.createdAt, t.id),
+    // Paged lists filter by kind and walk newest first: kind leads, so neither kind's page scans the other's rows.
+    index('devices_kind_created_idx').on(t.kind, t.createdAt, t.id),
     check(
       'devices_kind_owner_check',
       sql`(${t.kind} = 'user' and ${t.userId} is not null) or (${t.kind} = 'network' and ${t.locationId} is not null)`,

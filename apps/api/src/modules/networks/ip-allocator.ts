@@ -17,8 +17,9 @@ import type { NetworksRepo } from './networks.repo.js';
  * assignable address below it is taken except the "holes" freed since (recorded by a database
  * trigger). Allocation takes the lowest hole, or else the first free address from the mark
  * (skipping addresses an admin chose by hand); either way it costs the same with 10 or 60,000
- * devices. The search runs in the database in one round trip (`palisade_allocate_ip`). Callers
- * hold the location row lock; the (location, ip) primary key makes a double assignment
+ * devices. The search runs in the database in one round trip (`palisade_allocate_ip`), which
+ * takes the location row lock (allocations per location are serialised; callers inside a
+ * transaction keep it to the end); the (location, ip) primary key makes a double assignment
  * impossible even so.
  */
 
@@ -56,8 +57,9 @@ function search(repo: NetworksRepo, locationId: number, address: string, take: b
 }
 
 /**
- * Takes the first free assignable address of `address`'s network for the caller, who holds the
- * location row lock. `reserved` addresses (an import's peers) are skipped and stay free (holes).
+ * Takes the first free assignable address of `address`'s network (locking the location row for
+ * the rest of the caller's transaction). `reserved` addresses (an import's peers) are skipped and
+ * stay free (holes).
  */
 export async function allocateIp(repo: NetworksRepo, locationId: number, address: string, reserved?: ReadonlySet<string>): Promise<string> {
   const ip = await search(repo, locationId, address, true, reserved);

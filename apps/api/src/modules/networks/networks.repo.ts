@@ -160,8 +160,8 @@ export class NetworksRepo {
 
   /**
    * One call of `palisade_allocate_ip` (migration 0007): the first free address of `network`
-   * between `first` and `last`, skipping `own` and `reserved`; taken when `take` (the caller
-   * holds the location row lock). Undefined when the network is full.
+   * between `first` and `last`, skipping `own` and `reserved`; taken when `take` (under the
+   * location row lock, which the function takes). Undefined when the network is full.
    */
   async allocate(input: {
     locationId: number;
