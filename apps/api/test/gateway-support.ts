@@ -25,9 +25,15 @@ export interface GrpcTestApp {
   close(): Promise<void>;
 }
 
-export async function createGrpcApp(options: { reset?: boolean } = {}): Promise<GrpcTestApp> {
+export async function createGrpcApp(options: { reset?: boolean; env?: Record<string, string> } = {}): Promise<GrpcTestApp> {
   const url = await ensureWorkerDatabase();
-  const env = parseEnv({ DATABASE_URL: url, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', SECRET_KEY: 'k'.repeat(40) });
+  const env = parseEnv({
+    DATABASE_URL: url,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '0',
+    SECRET_KEY: 'k'.repeat(40),
+    ...options.env,
+  });
   const database = await openDatabase({ databaseUrl: url, dataDir: '/nonexistent', poolSize: 5 });
   if (options.reset !== false) await resetDatabase(database);
   const app = await buildApp({
@@ -81,9 +87,11 @@ export interface TestGateway {
   close(): void;
 }
 
-export function connectGateway(port: number, token: string | undefined, hello: HelloInit | null = {}): TestGateway {
-  const sessionManager = new Http2SessionManager(`http://127.0.0.1:${port}`);
-  const transport = createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}`, sessionManager });
+export function connectGateway(port: number, token: string | undefined, hello: HelloInit | null = {}, tls?: { ca: Buffer }): TestGateway {
+  const baseUrl = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+  const nodeOptions = tls ? { ca: tls.ca } : {};
+  const sessionManager = new Http2SessionManager(baseUrl, undefined, nodeOptions);
+  const transport = createGrpcTransport({ baseUrl, sessionManager, nodeOptions });
   const client = createClient(GatewayService, transport);
   const outbox = new Outbox<GatewayMessage>();
   const abort = new AbortController();

@@ -44,7 +44,7 @@ export class LocationFeed {
 
   /** The current snapshot (rebuilt only when a newer revision is known). */
   async snapshot(): Promise<Snapshot | undefined> {
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       const cached = this.#snapshot;
       if (cached && cached.revision >= this.#known) return cached;
       this.#snapshotLoad ??= this.#loadSnapshot().finally(() => {
@@ -53,6 +53,12 @@ export class LocationFeed {
       const loaded = await this.#snapshotLoad;
       if (!loaded) return undefined;
       if (loaded.revision >= this.#known) return loaded;
+      // Still behind what a notification announced after several fresh reads: the notification
+      // was of an earlier epoch. The database is the truth.
+      if (attempt >= 3) {
+        this.#known = loaded.revision;
+        return loaded;
+      }
     }
   }
 
@@ -85,10 +91,14 @@ export class LocationFeed {
 
   #adopt(state: LocationState): void {
     if (state.epoch !== this.#epoch) {
+      // A new feed may already have heard of a newer revision (a notification that arrived while
+      // this read was in flight): keep it, or that change would never be sent. A real change of
+      // epoch starts over.
+      const fresh = this.#epoch === '';
       this.#epoch = state.epoch;
       this.#deltas.clear();
       this.#snapshot = undefined;
-      this.#known = state.revision;
+      this.#known = fresh && this.#known > state.revision ? this.#known : state.revision;
     }
     this.noteRevision(state.revision);
   }
