@@ -16,6 +16,7 @@ import { openDatabase } from '#src/db/client.js';
 import { parseEnv } from '#src/env.js';
 import { Outbox } from '#src/gateway-control/outbox.js';
 import { ADMIN_PASSWORD, ensureWorkerDatabase, resetDatabase } from './helpers.js';
+import { newKey } from './network-fixtures.js';
 
 /** An API instance with its gRPC server on an ephemeral port, on this worker's database. */
 export interface GrpcTestApp {
@@ -161,3 +162,22 @@ export function connectGateway(port: number, token: string | undefined, hello: H
 export const snapshotOf = (m: ControlMessage) => (m.kind.case === 'snapshot' ? m.kind.value : undefined);
 export const deltaOf = (m: ControlMessage) => (m.kind.case === 'delta' ? m.kind.value : undefined);
 export const errorOf = (m: ControlMessage) => (m.kind.case === 'error' ? m.kind.value : undefined);
+
+/**
+ * Creates a device for admin through `via`'s REST API and expects `gateway` (at `snapshot`) to get
+ * it as the next revision's peer upsert.
+ */
+export async function expectDeviceDelta(via: GrpcTestApp, gateway: TestGateway, snapshot: { revision: bigint }): Promise<void> {
+  const key = newKey();
+  const created = await via.app.inject({
+    method: 'POST',
+    url: '/api/v1/device/admin',
+    headers: { cookie: via.admin },
+    payload: { name: `laptop-${key.slice(0, 6)}`, wireguard_pubkey: key },
+  });
+  if (created.statusCode !== 201) throw new Error(`device create: ${created.statusCode} ${created.body}`);
+  const delta = await gateway.waitFor('the device delta', deltaOf);
+  if (delta.revision !== snapshot.revision + 1n) throw new Error(`delta at ${delta.revision}, expected ${snapshot.revision + 1n}`);
+  const op = delta.ops[0]?.op;
+  if (op?.case !== 'peerUpsert' || op.value.peer?.publicKey !== key) throw new Error(`unexpected delta op ${JSON.stringify(op?.case)}`);
+}

@@ -3,10 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
-import { connectGateway, createGrpcApp, deltaOf, type GrpcTestApp, snapshotOf, type TestGateway } from '#test/gateway-support.js';
+import { afterAll, it } from 'vitest';
+import { connectGateway, createGrpcApp, expectDeviceDelta, type GrpcTestApp, snapshotOf, type TestGateway } from '#test/gateway-support.js';
 import { ensureWorkerDatabase } from '#test/helpers.js';
-import { createLocation, newKey } from '#test/network-fixtures.js';
+import { createLocation } from '#test/network-fixtures.js';
 
 /**
  * Two API processes on one PostgreSQL database: instance A in this process, instance B a separate
@@ -82,15 +82,5 @@ it('a device created through process A reaches a gateway connected to process B'
   cleanups.push(() => gateway.close());
   const snapshot = await gateway.waitFor('snapshot from process B', snapshotOf);
 
-  const key = newKey();
-  const created = await a.app.inject({
-    method: 'POST',
-    url: '/api/v1/device/admin',
-    headers: { cookie: a.admin },
-    payload: { name: 'laptop', wireguard_pubkey: key },
-  });
-  expect(created.statusCode).toBe(201);
-  const delta = await gateway.waitFor('delta through process B', deltaOf);
-  expect(delta.revision).toBe(snapshot.revision + 1n);
-  expect(delta.ops[0]?.op).toMatchObject({ case: 'peerUpsert', value: { peer: { publicKey: key } } });
+  await expectDeviceDelta(a, gateway, snapshot);
 }, 120_000);

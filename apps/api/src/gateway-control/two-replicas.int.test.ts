@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
-import { connectGateway, createGrpcApp, deltaOf, type GrpcTestApp, snapshotOf, type TestGateway } from '#test/gateway-support.js';
-import { createLocation, newKey } from '#test/network-fixtures.js';
+import { connectGateway, createGrpcApp, expectDeviceDelta, type GrpcTestApp, snapshotOf, type TestGateway } from '#test/gateway-support.js';
+import { createLocation } from '#test/network-fixtures.js';
 
 /**
  * Two API instances (two buildApp, each with its own pool, LISTEN connection and gRPC port) on one
@@ -29,17 +29,7 @@ it('a device created through instance A reaches a gateway connected to instance 
   gateways.push(g);
   const snapshot = await g.waitFor('snapshot from B', snapshotOf);
 
-  const key = newKey();
-  const created = await a.app.inject({
-    method: 'POST',
-    url: '/api/v1/device/admin',
-    headers: { cookie: a.admin },
-    payload: { name: 'laptop', wireguard_pubkey: key },
-  });
-  expect(created.statusCode).toBe(201);
-  const delta = await g.waitFor('delta through B', deltaOf);
-  expect(delta.revision).toBe(snapshot.revision + 1n);
-  expect(delta.ops[0]?.op).toMatchObject({ case: 'peerUpsert', value: { peer: { publicKey: key } } });
+  await expectDeviceDelta(a, g, snapshot);
 
   const listed = await b.app.inject({ method: 'GET', url: `/api/v1/network/${location.id}/gateways`, headers: { cookie: b.admin } });
   expect(listed.json()[0]).toMatchObject({ connected: true, gateway_id: 'gw-1' });

@@ -2,15 +2,12 @@ import type { LocationGateways, Network } from '@palisade/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '@/components/Button';
-import { StateMessage } from '@/components/StateMessage';
 import type { GatewaysCheck } from '@/features/gateways/gateway-status';
 import { allGatewaysQueryOptions } from '@/features/gateways/gateways.queries';
 import { useTranslation } from '@/i18n/use-translation';
-import { problemMessage } from '@/lib/problem-message';
 import { LocationCard } from './LocationCard';
 import { LocationsStatsTable } from './LocationsStatsTable';
-import { NetworkUsage } from './NetworkUsage';
-import { StatsFigures } from './StatsFigures';
+import { UsageSummary } from './UsageSummary';
 import { networkStatsQueryOptions } from './overview.queries';
 import type { OverviewSearch, OverviewView } from './period';
 
@@ -33,30 +30,7 @@ export function AllLocationsOverview({ locations, period, view, search }: AllLoc
 
   return (
     <>
-      <section className="card overview-summary" aria-labelledby="overview-summary-title">
-        <div className="card__header">
-          <h2 id="overview-summary-title" className="card__title">
-            {t('overview.networkUsage')}
-          </h2>
-        </div>
-        <div className="card__body">
-          {stats.isPending ? (
-            <StateMessage kind="loading" title={t('common.loading')} />
-          ) : stats.isError ? (
-            <StateMessage
-              kind="error"
-              title={t('overview.loadError')}
-              hint={problemMessage(t, stats.error)}
-              onRetry={() => void stats.refetch()}
-            />
-          ) : (
-            <div className="overview-summary__body">
-              <StatsFigures stats={stats.data} />
-              <NetworkUsage stats={stats.data} updatedAt={stats.dataUpdatedAt} period={period} chartLabel={t('overview.chart.labelAll')} />
-            </div>
-          )}
-        </div>
-      </section>
+      <UsageSummary stats={stats} period={period} chartLabel={t('overview.chart.labelAll')} />
       <div className="overview-section-header">
         <h2 className="overview-section-header__title">{t('overview.locations')}</h2>
         <div className="gateways-panel__actions" aria-live="polite">

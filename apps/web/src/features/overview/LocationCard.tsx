@@ -1,13 +1,12 @@
 import type { Network } from '@palisade/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { StateMessage } from '@/components/StateMessage';
 import { GatewaysStatusBadge } from '@/features/gateways/GatewaysStatusBadge';
 import type { GatewaysCheck } from '@/features/gateways/gateway-status';
 import { formatNumber } from '@/i18n/format';
 import { useTranslation } from '@/i18n/use-translation';
-import { problemMessage } from '@/lib/problem-message';
 import { NetworkUsage } from './NetworkUsage';
+import { QueryStates } from './QueryStates';
 import { locationStatsQueryOptions } from './overview.queries';
 import type { OverviewSearch } from './period';
 
@@ -34,36 +33,29 @@ export function LocationCard({ location, period, search, gatewayStatus }: Locati
         {gatewayStatus ? <GatewaysStatusBadge status={gatewayStatus} /> : null}
       </div>
       <div className="card__body">
-        {stats.isPending ? (
-          <StateMessage kind="loading" title={t('common.loading')} />
-        ) : stats.isError ? (
-          <StateMessage
-            kind="error"
-            title={t('overview.loadError')}
-            hint={problemMessage(t, stats.error)}
-            onRetry={() => void stats.refetch()}
-          />
-        ) : (
-          <>
-            <dl className="location-card__figures">
-              <div>
-                <dt>{t('overview.connectedUsers')}</dt>
-                <dd>{n(stats.data.current_active_users)}</dd>
-              </div>
-              <div>
-                <dt>{t('overview.connectedNetworkDevices')}</dt>
-                <dd>{n(stats.data.current_active_network_devices)}</dd>
-              </div>
-            </dl>
-            <NetworkUsage
-              stats={stats.data}
-              updatedAt={stats.dataUpdatedAt}
-              period={period}
-              chartLabel={t('overview.chart.labelFor', { name: location.name })}
-              chartHeight={140}
-            />
-          </>
-        )}
+        <QueryStates query={stats} errorTitle="overview.loadError">
+          {(data) => (
+            <>
+              <dl className="location-card__figures">
+                <div>
+                  <dt>{t('overview.connectedUsers')}</dt>
+                  <dd>{n(data.current_active_users)}</dd>
+                </div>
+                <div>
+                  <dt>{t('overview.connectedNetworkDevices')}</dt>
+                  <dd>{n(data.current_active_network_devices)}</dd>
+                </div>
+              </dl>
+              <NetworkUsage
+                stats={data}
+                updatedAt={stats.dataUpdatedAt}
+                period={period}
+                chartLabel={t('overview.chart.labelFor', { name: location.name })}
+                chartHeight={140}
+              />
+            </>
+          )}
+        </QueryStates>
       </div>
     </article>
   );
