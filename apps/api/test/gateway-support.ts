@@ -74,6 +74,7 @@ export type HelloInit = Partial<{
   hostname: string;
   appliedRevisionEpoch: string;
   appliedRevision: bigint;
+  wireguardImplementation: WireGuardImplementation;
 }>;
 
 /** A scripted gateway: a raw connect-node client of GatewayService.Connect. */

@@ -177,9 +177,12 @@ export class ControlRepo {
     );
   }
 
-  async reportStatus(id: number, state: string, message: string | null, peerCount: number): Promise<void> {
+  /** A status report; an unspecified implementation (an older agent) keeps what the hello said. */
+  async reportStatus(id: number, state: string, message: string | null, peerCount: number, implementation: string): Promise<void> {
     await this.db.execute(
-      sql`update gateways set state = ${state}, status_message = ${message}, peer_count = ${peerCount}, last_seen_at = now() where id = ${id}`,
+      sql`update gateways set state = ${state}, status_message = ${message}, peer_count = ${peerCount}, last_seen_at = now(),
+        implementation = case when ${implementation} = 'unknown' then implementation else ${implementation} end
+        where id = ${id}`,
     );
   }
 

@@ -1,6 +1,6 @@
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { Code } from '@connectrpc/connect';
-import { ControlErrorCode } from '@palisade/proto';
+import { ControlErrorCode, WireGuardImplementation } from '@palisade/proto';
 import { publicKeyFromPrivate } from '@palisade/wireguard';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -260,12 +260,29 @@ describe('status routes', () => {
     const g1 = gateway(token, { gatewayId: 'a', gatewayName: 'alpha' });
     const s = await g1.waitFor('snapshot', snapshotOf);
     g1.ack(s.revisionEpoch, s.revision);
-    const g2 = gateway(token, { gatewayId: 'b', gatewayName: 'beta' });
-    await g2.waitFor('snapshot', snapshotOf);
+    // beta's hello comes before it has an interface; its status after applying says what drives it.
+    const g2 = gateway(token, { gatewayId: 'b', gatewayName: 'beta', wireguardImplementation: WireGuardImplementation.UNSPECIFIED });
+    const s2 = await g2.waitFor('snapshot', snapshotOf);
+    g2.send({
+      kind: {
+        case: 'status',
+        value: {
+          state: 1,
+          appliedRevision: s2.revision,
+          message: '',
+          peerCount: 0,
+          wireguardImplementation: WireGuardImplementation.KERNEL,
+        },
+      },
+    });
     const list = async () => (await req('GET', `/api/v1/network/${location.id}/gateways`)).json() as Record<string, unknown>[];
     const rows = await waitForAsync(async () => {
       const r = await list();
-      return r.length === 2 && r.find((x) => x.name === 'alpha')?.acknowledged_revision === Number(s.revision) ? r : undefined;
+      return r.length === 2 &&
+        r.find((x) => x.name === 'alpha')?.acknowledged_revision === Number(s.revision) &&
+        r.find((x) => x.name === 'beta')?.wireguard_implementation === 'kernel'
+        ? r
+        : undefined;
     });
     expect(rows.find((x) => x.name === 'alpha')).toMatchObject({
       connected: true,

@@ -110,6 +110,9 @@ const IMPLEMENTATIONS: Record<number, HelloInfo['implementation']> = {
   [WireGuardImplementation.USERSPACE]: 'userspace',
 };
 
+/** What drives a gateway's interface, as its hello or status says ('unknown' when unspecified). */
+export const implementationName = (value: WireGuardImplementation): HelloInfo['implementation'] => IMPLEMENTATIONS[value] ?? 'unknown';
+
 const clip = (value: string, max: number) => value.slice(0, max);
 
 /** The hello's identity, bounded (it is stored and shown in the console). */
@@ -128,6 +131,6 @@ export function helloInfo(hello: {
     hostname: clip(hello.hostname, 255),
     version: clip(hello.agentVersion, 64),
     interfaceName: clip(hello.interfaceName, 32),
-    implementation: IMPLEMENTATIONS[hello.wireguardImplementation] ?? 'unknown',
+    implementation: implementationName(hello.wireguardImplementation),
   };
 }

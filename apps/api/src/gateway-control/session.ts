@@ -5,7 +5,7 @@ import { ControlErrorCode, type ControlMessage, type GatewayMessage, GatewayStat
 import type { ControlRepo, HelloInfo, StatsRow } from './control.repo.js';
 import type { LocationFeed } from './location-feed.js';
 import { Outbox } from './outbox.js';
-import { acceptAck, deltaMessage, errorMessage, planStart } from './protocol.js';
+import { acceptAck, deltaMessage, errorMessage, implementationName, planStart } from './protocol.js';
 
 /**
  * One gateway's stream after its hello: sends the initial state (nothing, deltas or a snapshot;
@@ -136,6 +136,7 @@ export class GatewaySession {
           STATES[kind.value.state] ?? 'unknown',
           kind.value.message.slice(0, 1000) || null,
           kind.value.peerCount,
+          implementationName(kind.value.wireguardImplementation),
         );
         return;
       case 'hello':

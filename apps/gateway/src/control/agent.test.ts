@@ -1,5 +1,12 @@
 import { create } from '@bufbuild/protobuf';
-import { type ControlMessage, ControlMessageSchema, ControlErrorCode, type GatewayMessage, SnapshotRequestReason } from '@palisade/proto';
+import {
+  type ControlMessage,
+  ControlMessageSchema,
+  ControlErrorCode,
+  type GatewayMessage,
+  SnapshotRequestReason,
+  WireGuardImplementation,
+} from '@palisade/proto';
 import { encodeBase64 } from '@palisade/wireguard';
 import { describe, expect, it } from 'vitest';
 import { createFakeWireGuard } from '#src/adapters/fake-wireguard.js';
@@ -38,9 +45,12 @@ describe('agent', () => {
     const { wireguard, agent } = setup();
     const [hello] = agent.connected();
     expect(hello?.kind).toMatchObject({ case: 'hello', value: { gatewayId: 'gw-1', appliedRevision: 0n, appliedRevisionEpoch: '' } });
+    // No interface yet at the hello; the status after the first apply says what drives it.
+    expect(hello?.kind.value).toMatchObject({ wireguardImplementation: WireGuardImplementation.UNSPECIFIED });
     const first = await agent.handle(snapshot(5n));
     expect(kinds(first.messages)).toEqual(['ack', 'status']);
     expect(ackOf(first.messages)).toEqual([5n]);
+    expect(first.messages[1]?.kind.value).toMatchObject({ wireguardImplementation: WireGuardImplementation.USERSPACE });
     expect(wireguard.applied[0]?.map((a) => a.type)).toEqual([
       'interface.create',
       'interface.configure',

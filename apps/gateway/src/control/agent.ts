@@ -57,7 +57,7 @@ export function createAgent({ wireguard, identity, now = Date.now, log = () => {
 
   const toMessages = (effects: Effect[]) =>
     effects.flatMap((e) => {
-      const m = messageForEffect(e, model?.peers.size ?? 0);
+      const m = messageForEffect(e, model?.peers.size ?? 0, wireguard.implementation());
       return m ? [m] : [];
     });
 

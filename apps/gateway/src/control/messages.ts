@@ -29,6 +29,9 @@ const IMPLEMENTATIONS: Record<Implementation, WireGuardImplementation> = {
   userspace: WireGuardImplementation.USERSPACE,
 };
 
+const implementationOf = (implementation: Implementation | null) =>
+  implementation ? IMPLEMENTATIONS[implementation] : WireGuardImplementation.UNSPECIFIED;
+
 export function helloMessage(
   identity: GatewayIdentity,
   effect: Extract<Effect, { type: 'send-hello' }>,
@@ -41,14 +44,18 @@ export function helloMessage(
         ...identity,
         appliedRevisionEpoch: effect.epoch,
         appliedRevision: effect.appliedRevision,
-        wireguardImplementation: implementation ? IMPLEMENTATIONS[implementation] : WireGuardImplementation.UNSPECIFIED,
+        wireguardImplementation: implementationOf(implementation),
       },
     },
   });
 }
 
 /** The message for an effect that sends one (acks, snapshot requests, status); else undefined. */
-export function messageForEffect(effect: Effect, peerCount: number): GatewayMessage | undefined {
+export function messageForEffect(
+  effect: Effect,
+  peerCount: number,
+  implementation: Implementation | null = null,
+): GatewayMessage | undefined {
   switch (effect.type) {
     case 'ack':
       return create(GatewayMessageSchema, { kind: { case: 'ack', value: { revision: effect.revision, revisionEpoch: effect.epoch } } });
@@ -68,7 +75,13 @@ export function messageForEffect(effect: Effect, peerCount: number): GatewayMess
       return create(GatewayMessageSchema, {
         kind: {
           case: 'status',
-          value: { state: STATES[effect.health], appliedRevision: effect.appliedRevision, message: effect.message, peerCount },
+          value: {
+            state: STATES[effect.health],
+            appliedRevision: effect.appliedRevision,
+            message: effect.message,
+            peerCount,
+            wireguardImplementation: implementationOf(implementation),
+          },
         },
       });
     default:
