@@ -1,6 +1,11 @@
-/** An unbounded async queue: pushed items come out of the iterator in order until it is closed. */
+/**
+ * An async queue: pushed items come out of the iterator in order until it is closed. It does not
+ * bound itself; producers look at `size` and wait for `onTake` (called each time the consumer
+ * takes an item) before pushing more.
+ */
 export class Outbox<T> implements AsyncIterable<T> {
   #items: T[] = [];
+  onTake: (() => void) | undefined;
   #waiting: ((r: IteratorResult<T>) => void) | undefined;
   #failWaiting: ((e: unknown) => void) | undefined;
   #closed = false;
@@ -35,11 +40,19 @@ export class Outbox<T> implements AsyncIterable<T> {
     return this.#closed;
   }
 
+  /** Items pushed and not yet taken by the consumer. */
+  get size(): number {
+    return this.#items.length;
+  }
+
   [Symbol.asyncIterator](): AsyncIterator<T> {
     return {
       next: () => {
         const item = this.#items.shift();
-        if (item !== undefined) return Promise.resolve({ value: item, done: false });
+        if (item !== undefined) {
+          this.onTake?.();
+          return Promise.resolve({ value: item, done: false });
+        }
         if (this.#closed)
           return this.#error !== undefined ? Promise.reject(this.#error) : Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve, reject) => {

@@ -26,6 +26,13 @@ const STATES: Record<number, string> = {
   [GatewayState.DEGRADED]: 'degraded',
 };
 
+/**
+ * Messages one stream may have queued and not yet sent: a gateway that stops reading (its HTTP/2
+ * window full) holds at most this many in memory; the rest is sent from the feed (or as a
+ * snapshot) once it reads again.
+ */
+export const MAX_QUEUED = 256;
+
 export class GatewaySession {
   readonly streamId = randomUUID();
   readonly outbox = new Outbox<ControlMessage>();
@@ -35,6 +42,8 @@ export class GatewaySession {
   #acked = 0n;
   #chain: Promise<void> = Promise.resolve();
   #deviceIds = new Map<string, number>();
+  /** Catching up stopped at MAX_QUEUED: resume when the gateway has read the queue. */
+  #held = false;
 
   constructor(
     readonly locationId: number,
@@ -50,6 +59,12 @@ export class GatewaySession {
 
   async open(): Promise<void> {
     this.gatewayRowId = await this.deps.repo.connectGateway(this.locationId, this.hello, this.streamId);
+    this.outbox.onTake = () => {
+      if (this.#held && this.outbox.size === 0) {
+        this.#held = false;
+        this.#run(() => this.#catchUp());
+      }
+    };
     this.#epoch = this.applied.epoch;
     this.#sent = this.applied.revision;
     this.#run(() => this.#start());
@@ -100,11 +115,19 @@ export class GatewaySession {
 
   async #catchUp(): Promise<void> {
     if (this.outbox.closed) return;
+    if (this.outbox.size >= MAX_QUEUED) {
+      this.#held = true;
+      return;
+    }
     const result = await this.deps.feed.catchUp(this.#epoch, this.#sent);
     if (result.type === 'gone') return this.terminate(ControlErrorCode.LOCATION_GONE, 'location deleted', Code.NotFound);
     if (result.type === 'snapshot') return this.#sendSnapshot();
     for (const delta of result.deltas) {
       if (delta.revision <= this.#sent) continue;
+      if (this.outbox.size >= MAX_QUEUED) {
+        this.#held = true;
+        return;
+      }
       this.outbox.push(deltaMessage(delta));
       this.#sent = delta.revision;
     }
