@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { ADMIN_PASSWORD, E2E_PORT } from './support/constants';
+import { ADMIN_PASSWORD, E2E_GRPC_PORT, E2E_PORT } from './support/constants';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Optional: run against an already running instance (development only); otherwise the built product is started. */
@@ -53,6 +53,7 @@ export default defineConfig({
         stderr: 'pipe',
         env: {
           PORT: String(E2E_PORT),
+          GRPC_PORT: String(E2E_GRPC_PORT),
           HOST: '127.0.0.1',
           DATA_DIR: process.env.PALISADE_E2E_DATA_DIR,
           ADMIN_PASSWORD,

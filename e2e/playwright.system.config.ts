@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { ADMIN_PASSWORD } from './support/constants';
-import { SYSTEM_PORT } from './system/support/system-constants';
+import { SYSTEM_GRPC_PORT, SYSTEM_PORT } from './system/support/system-constants';
 
 /**
  * System tests: the built product plus real WireGuard tooling (wg, wg-quick, wireguard-go) in
@@ -33,6 +33,7 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       PORT: String(SYSTEM_PORT),
+      GRPC_PORT: String(SYSTEM_GRPC_PORT),
       HOST: '127.0.0.1',
       DATA_DIR: process.env.PALISADE_SYSTEM_DATA_DIR,
       ADMIN_PASSWORD,
