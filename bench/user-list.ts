@@ -27,7 +27,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Math.max(1, Math.min(5, Number(process.env.BENCH_ROUNDS ?? 2)));
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
-/** pg pool size; 10 is what the API uses (openDatabase's default; not configurable in the product). */
+/** pg pool size; 10 is the API's default (DATABASE_POOL_SIZE). */
 const POOL_SIZE = Math.max(1, Math.min(50, Number(process.env.BENCH_POOL_SIZE ?? 10)));
 const DB_NAME = 'palisade_bench_user_list';
 const RESULT_NAME = `user-list${POOL_SIZE !== 10 ? `-pool${POOL_SIZE}` : ''}`;

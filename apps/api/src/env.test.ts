@@ -21,7 +21,14 @@ describe('parseEnv', () => {
       GRPC_TLS_KEY: undefined,
       GRPC_PUBLIC_URL: undefined,
       STATS_RETENTION_DAYS: 30,
+      DATABASE_POOL_SIZE: 10,
     });
+  });
+
+  it('takes a PostgreSQL pool size from 1 to 200', () => {
+    expect(parseEnv({ DATABASE_POOL_SIZE: '25' }).DATABASE_POOL_SIZE).toBe(25);
+    expect(() => parseEnv({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
+    expect(() => parseEnv({ DATABASE_POOL_SIZE: 'many' })).toThrow(/DATABASE_POOL_SIZE/);
   });
 
   it('wants both gRPC TLS files or neither', () => {

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   }
   const started = Date.now();
   const secretKey = await resolveSecretKey(env.SECRET_KEY, env.DATA_DIR);
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolSize: env.DATABASE_POOL_SIZE });
   await runMigrations(database);
   const boot = await bootstrap(database.db, env.ADMIN_PASSWORD);
   if (boot.generatedPassword) {
