@@ -163,15 +163,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
   }
   await app.register(csrfPlugin, { publicUrl: env.PUBLIC_URL });
-  const secureCookies = env.PUBLIC_URL?.startsWith('https://') ?? false;
-  await app.register(sessionPlugin, { secure: secureCookies, maxAgeSeconds: env.SESSION_TTL_HOURS * 3600 });
+  const sessionCookie = { secure: env.PUBLIC_URL?.startsWith('https://') ?? false, maxAgeSeconds: env.SESSION_TTL_HOURS * 3600 };
+  await app.register(sessionPlugin, sessionCookie);
   await app.register(accessPlugin);
   await app.register(inputGuardPlugin);
   await app.register(openapiPlugin);
 
   await app.register(healthRoutes, { health: new HealthRepo(database.db) });
   await app.register(registerOpenapiRoute);
-  await app.register(authRoutes, { secureCookies, sessionTtlSeconds: env.SESSION_TTL_HOURS * 3600 });
+  await app.register(authRoutes, sessionCookie);
   await app.register(settingsRoutes);
   await app.register(usersRoutes);
   await app.register(groupsRoutes);

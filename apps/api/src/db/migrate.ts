@@ -3,10 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { ADVISORY_LOCKS } from './advisory-locks.js';
 import type { DatabaseHandle } from './client.js';
 
 /** Any fixed number: every API process takes this lock before migrating, so only one migrates. */
-const MIGRATION_LOCK_ID = 7_243_001;
 
 export function findMigrationsFolder(): string {
   // Source tree (src/db) and the bundle (dist/) sit at different depths below apps/api.
@@ -22,11 +22,11 @@ export async function runMigrations(handle: DatabaseHandle, migrationsFolder = f
     return;
   }
   await handle.withConnection(async (db) => {
-    await db.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK_ID})`);
+    await db.execute(sql`select pg_advisory_lock(${ADVISORY_LOCKS.migrations})`);
     try {
       await migratePg(db as never, { migrationsFolder });
     } finally {
-      await db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`);
+      await db.execute(sql`select pg_advisory_unlock(${ADVISORY_LOCKS.migrations})`);
     }
   });
 }

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
+import { queryRows } from '#src/db/rows.js';
 
 /** Database access of the gRPC control plane (the only file of gateway-control that touches SQL). */
 export const GATEWAY_CHANNEL = 'palisade_gateway';
@@ -49,8 +50,6 @@ export interface StatsRow {
   endpoint: string | null;
 }
 
-const rowsOf = async <T>(db: Db, query: SQL): Promise<T[]> => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-
 /**
  * Peers of a location: devices holding addresses there, network devices or of active users. One
  * row per address (most devices have one), grouped in JS: cheaper than array_agg at 10,000 peers.
@@ -84,7 +83,7 @@ export class ControlRepo {
   }
 
   async locationForToken(tokenHash: string): Promise<number | undefined> {
-    const [row] = await rowsOf<{ location_id: number }>(
+    const [row] = await queryRows<{ location_id: number }>(
       this.db,
       sql`select location_id from gateway_location_state where token_hash = ${tokenHash}`,
     );
@@ -92,7 +91,7 @@ export class ControlRepo {
   }
 
   async tokenHashes(locationIds: number[]): Promise<Map<number, string | null>> {
-    const rows = await rowsOf<{ location_id: number; token_hash: string | null }>(
+    const rows = await queryRows<{ location_id: number; token_hash: string | null }>(
       this.db,
       sql`select location_id, token_hash from gateway_location_state where location_id = any(${sql.param(locationIds)}::int[])`,
     );
@@ -100,7 +99,7 @@ export class ControlRepo {
   }
 
   async state(locationId: number): Promise<LocationState | undefined> {
-    const [row] = await rowsOf<Parameters<typeof toState>[0]>(
+    const [row] = await queryRows<Parameters<typeof toState>[0]>(
       this.db,
       sql`select location_id, revision::text, revision_epoch, log_floor::text from gateway_location_state where location_id = ${locationId}`,
     );
@@ -108,7 +107,7 @@ export class ControlRepo {
   }
 
   async interfaceOf(locationId: number): Promise<InterfaceRow | undefined> {
-    const [row] = await rowsOf<{ port: number; addresses: string[]; private_key_enc: string; keepalive_interval: number }>(
+    const [row] = await queryRows<{ port: number; addresses: string[]; private_key_enc: string; keepalive_interval: number }>(
       this.db,
       sql`select port, addresses, private_key_enc, keepalive_interval from locations where id = ${locationId}`,
     );
@@ -117,7 +116,7 @@ export class ControlRepo {
 
   async peers(locationId: number, keys?: string[]): Promise<PeerRow[]> {
     if (keys?.length === 0) return [];
-    const rows = await rowsOf<{ k: string; ip: string }>(this.db, peersQuery(locationId, keys));
+    const rows = await queryRows<{ k: string; ip: string }>(this.db, peersQuery(locationId, keys));
     const out: PeerRow[] = [];
     for (const r of rows) {
       const last = out.at(-1);
@@ -128,7 +127,7 @@ export class ControlRepo {
   }
 
   async changes(locationId: number, after: bigint, through: bigint): Promise<ChangeRow[]> {
-    const rows = await rowsOf<{ revision: string; kind: ChangeRow['kind']; key: string }>(
+    const rows = await queryRows<{ revision: string; kind: ChangeRow['kind']; key: string }>(
       this.db,
       sql`select revision::text, kind, key from gateway_changes
            where location_id = ${locationId} and revision > ${after.toString()}::bigint and revision <= ${through.toString()}::bigint
@@ -139,7 +138,7 @@ export class ControlRepo {
 
   async deviceIdsByKey(locationId: number, keys: string[]): Promise<Map<string, number>> {
     if (keys.length === 0) return new Map();
-    const rows = await rowsOf<{ id: number; wireguard_pubkey: string }>(
+    const rows = await queryRows<{ id: number; wireguard_pubkey: string }>(
       this.db,
       sql`select d.id, d.wireguard_pubkey from devices d
            where d.wireguard_pubkey = any(${sql.param(keys)}::text[])
@@ -152,7 +151,7 @@ export class ControlRepo {
 
   /** Records the hello of a new stream; the stream now owns the gateway row. */
   async connectGateway(locationId: number, hello: HelloInfo, streamId: string): Promise<number> {
-    const [row] = await rowsOf<{ id: number }>(
+    const [row] = await queryRows<{ id: number }>(
       this.db,
       sql`insert into gateways (location_id, gateway_id, name, hostname, version, interface_name, implementation,
                                 stream_id, connected_at, disconnected_at, last_seen_at)
@@ -222,7 +221,7 @@ export class ControlRepo {
    */
   async purge(retentionDays: number, logHours: number, lockId: number): Promise<boolean> {
     return this.db.transaction(async (t) => {
-      const [lock] = await rowsOf<{ ok: boolean }>(t as unknown as Db, sql`select pg_try_advisory_xact_lock(${lockId}) as ok`);
+      const [lock] = await queryRows<{ ok: boolean }>(t as unknown as Db, sql`select pg_try_advisory_xact_lock(${lockId}) as ok`);
       if (!lock?.ok) return false;
       await t.execute(sql`delete from peer_stats where collected_at < now() - make_interval(days => ${retentionDays})`);
       await t.execute(sql`

@@ -10,6 +10,7 @@ import { ControlRepo, GATEWAY_CHANNEL } from './control.repo.js';
 import { LocationFeed } from './location-feed.js';
 import { errorMessage, helloInfo } from './protocol.js';
 import { GatewaySession } from './session.js';
+import { ADVISORY_LOCKS } from '#src/db/advisory-locks.js';
 import { StatsWriter } from './stats-writer.js';
 
 /**
@@ -39,7 +40,6 @@ export interface GatewayControlOptions {
 
 const HEARTBEAT_MS = 30_000;
 const PURGE_MS = 3600_000;
-const PURGE_LOCK_ID = 7_243_002;
 
 export class GatewayControl {
   readonly repo: ControlRepo;
@@ -108,7 +108,7 @@ export class GatewayControl {
 
   /** Retention of stats and the change log (one replica at a time, advisory lock). */
   purge(): Promise<boolean> {
-    return this.repo.purge(this.options.statsRetentionDays, this.options.changeLogHours ?? 24, PURGE_LOCK_ID);
+    return this.repo.purge(this.options.statsRetentionDays, this.options.changeLogHours ?? 24, ADVISORY_LOCKS.gatewayPurge);
   }
 
   /** Graceful: every stream hears SERVER_SHUTDOWN (agents reconnect at once, to another replica). */

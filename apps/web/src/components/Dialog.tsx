@@ -2,6 +2,7 @@ import { type ReactNode, useId, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from '@/i18n/use-translation';
 import { useFocusTrap } from './use-focus-trap';
+import { Button } from './Button';
 
 interface DialogProps {
   title: string;
@@ -54,5 +55,26 @@ function DialogPanel({ title, onClose, children, footer, size, isAlert }: Omit<D
         {footer ? <footer className="dialog__footer">{footer}</footer> : null}
       </div>
     </div>
+  );
+}
+
+interface FormDialogFooterProps {
+  /** The id of the dialog's form, which the submit button submits. */
+  formId: string;
+  submitLabel: string;
+  isSaving: boolean;
+  onCancel: () => void;
+}
+
+/** The footer of a dialog holding a form: Cancel, and the submit button (busy while saving). */
+export function FormDialogFooter({ formId, submitLabel, isSaving, onCancel }: FormDialogFooterProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Button onClick={onCancel}>{t('common.cancel')}</Button>
+      <Button type="submit" form={formId} variant="primary" isLoading={isSaving}>
+        {submitLabel}
+      </Button>
+    </>
   );
 }

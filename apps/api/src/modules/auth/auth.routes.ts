@@ -3,14 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { problems } from '#src/lib/route-schemas.js';
 import { APP_VERSION } from '#src/lib/route-schemas.js';
-import { actorOf, clearSessionCookie, SESSION_COOKIE, setSessionCookie } from '#src/plugins/session.js';
+import { actorOf, clearSessionCookie, SESSION_COOKIE, type SessionCookieOptions, setSessionCookie } from '#src/plugins/session.js';
 
-export interface AuthRouteOptions {
-  secureCookies: boolean;
-  sessionTtlSeconds: number;
-}
-
-export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, opts) => {
+/** The session cookie's options, the same the session plugin re-sends the cookie with. */
+export const authRoutes: FastifyPluginAsyncZod<SessionCookieOptions> = async (app, cookie) => {
   const tags = ['auth'];
 
   app.post(
@@ -29,7 +25,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, o
         userAgent: request.headers['user-agent'],
         previousToken: request.cookies[SESSION_COOKIE],
       });
-      setSessionCookie(reply, result.token, { secure: opts.secureCookies, maxAgeSeconds: opts.sessionTtlSeconds });
+      setSessionCookie(reply, result.token, cookie);
       if (result.kind === 'mfa') return reply.code(201).send(result.body);
       return reply.code(200).send(result.body);
     },
@@ -40,7 +36,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, o
     { schema: { tags, summary: 'End the current session', response: { 204: z.null() } } },
     async (request, reply) => {
       await app.services.auth.logout(request.cookies[SESSION_COOKIE]);
-      clearSessionCookie(reply, opts.secureCookies);
+      clearSessionCookie(reply, cookie.secure);
       return reply.code(204).send(null);
     },
   );

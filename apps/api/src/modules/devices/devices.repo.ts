@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
+import { countRows, totalOf } from '#src/db/row-counts.js';
 import { queryRows } from '#src/db/rows.js';
 import { cliTokens, deviceIps, devices, locations, users } from '#src/db/schema/index.js';
 
@@ -165,9 +166,7 @@ export class DevicesRepo {
   async userDevicePage(query: DevicePageQuery): Promise<{ rows: UserDevicePageRow[]; total: number }> {
     const conditions = pageConditions('user', query);
     const where = sql`where ${sql.join(conditions, sql` and `)}`;
-    const total = query.search
-      ? sql`(select count(*) from ${devices} ${where})`
-      : sql`coalesce((select n from row_counts where name = 'devices:user'), (select count(*) from ${devices} ${where}))`;
+    const total = totalOf(devices, where, query.search ? undefined : 'devices:user');
     const offset = (query.page - 1) * query.per_page;
     const rows = await queryRows<UserDevicePageRow & { total: string | number }>(
       this.db,
@@ -188,13 +187,8 @@ export class DevicesRepo {
         ) ips on true
         order by p.created_at desc, p.id desc`,
     );
-    const counted = rows[0] ? Number(rows[0].total) : offset === 0 ? 0 : await this.countUserDevices(where);
+    const counted = rows[0] ? Number(rows[0].total) : offset === 0 ? 0 : await countRows(this.db, devices, where);
     return { rows, total: counted };
-  }
-
-  private async countUserDevices(where: SQL): Promise<number> {
-    const [row] = await queryRows<{ n: string | number }>(this.db, sql`select count(*) as n from ${devices} ${where}`);
-    return Number(row?.n ?? 0);
   }
 
   async insertCliToken(values: typeof cliTokens.$inferInsert): Promise<void> {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
+import { queryRows } from '#src/db/rows.js';
 
 /** Gateway status rows and the location token (gateway_location_state, gateways). */
 const CHANNEL = 'palisade_gateway';
@@ -29,16 +30,13 @@ export interface GatewayStatusRow {
   peer_count: number | null;
 }
 
-const rowsOf = async <T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> =>
-  ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-
 const toDate = (v: Date | string | null) => (v === null ? null : new Date(v));
 
 export class GatewaysRepo {
   constructor(private readonly db: Db) {}
 
   async token(locationId: number): Promise<{ tokenEnc: string | null } | undefined> {
-    const [row] = await rowsOf<{ token_enc: string | null }>(
+    const [row] = await queryRows<{ token_enc: string | null }>(
       this.db,
       sql`select token_enc from gateway_location_state where location_id = ${locationId}`,
     );
@@ -48,7 +46,7 @@ export class GatewaysRepo {
   /** Stores a new token and tells every replica (on commit) to cut off streams holding another. */
   async setToken(locationId: number, tokenHash: string, tokenEnc: string, onlyIfUnset: boolean): Promise<boolean> {
     return this.db.transaction(async (t) => {
-      const updated = await rowsOf<{ location_id: number }>(
+      const updated = await queryRows<{ location_id: number }>(
         t as unknown as Db,
         sql`update gateway_location_state set token_hash = ${tokenHash}, token_enc = ${tokenEnc}, token_created_at = now()
              where location_id = ${locationId} ${onlyIfUnset ? sql`and token_hash is null` : sql``}
@@ -61,7 +59,7 @@ export class GatewaysRepo {
   }
 
   async list(locationId?: number): Promise<GatewayStatusRow[]> {
-    const rows = await rowsOf<GatewayStatusRow>(
+    const rows = await queryRows<GatewayStatusRow>(
       this.db,
       sql`select g.id, g.location_id, l.name as location_name, g.gateway_id, g.name, g.hostname, g.version, g.interface_name,
                  g.implementation, (g.stream_id is not null and g.last_seen_at > now() - make_interval(secs => ${STALE_SECONDS})) as connected,
@@ -82,13 +80,13 @@ export class GatewaysRepo {
   }
 
   async locations(): Promise<{ id: number; name: string }[]> {
-    return rowsOf(this.db, sql`select id, name from locations order by lower(name), id`);
+    return queryRows(this.db, sql`select id, name from locations order by lower(name), id`);
   }
 
   /** Deletes the gateway and tells the replica holding its stream (on commit) to close it. */
   async delete(locationId: number, id: number): Promise<boolean> {
     return this.db.transaction(async (t) => {
-      const gone = await rowsOf<{ id: number }>(
+      const gone = await queryRows<{ id: number }>(
         t as unknown as Db,
         sql`delete from gateways where id = ${id} and location_id = ${locationId} returning id`,
       );

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
+import { queryRows } from '#src/db/rows.js';
 
 /**
  * Traffic queries over peer_stats. Counters are cumulative per (device, gateway): the traffic of
@@ -31,19 +32,18 @@ export interface ActivityRow {
   connected: boolean;
 }
 
-const rowsOf = async <T>(db: Db, query: SQL): Promise<T[]> => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 const where = (locationId: number | undefined) => (locationId === undefined ? sql`` : sql`and s.location_id = ${locationId}`);
 
 export class StatsRepo {
   constructor(private readonly db: Db) {}
 
   async locationExists(id: number): Promise<boolean> {
-    return (await rowsOf(this.db, sql`select 1 from locations where id = ${id}`)).length > 0;
+    return (await queryRows(this.db, sql`select 1 from locations where id = ${id}`)).length > 0;
   }
 
   /** Upload/download per bucket (and per device when `perDevice`), summed over gateways. */
   async series(locationId: number | undefined, from: Date, bucketSeconds: number, perDevice: boolean): Promise<SeriesRow[]> {
-    const rows = await rowsOf<{ bucket: string | Date; device_id: number | null; upload: string; download: string }>(
+    const rows = await queryRows<{ bucket: string | Date; device_id: number | null; upload: string; download: string }>(
       this.db,
       sql`with s as (
             select s.location_id, s.device_id, s.collected_at, s.upload, s.download,
@@ -78,7 +78,7 @@ export class StatsRepo {
    * `peer_disconnect_threshold`.
    */
   async activity(locationId: number | undefined, from: Date): Promise<ActivityRow[]> {
-    const rows = await rowsOf<ActivityRow & { latest_handshake: string | Date | null }>(
+    const rows = await queryRows<ActivityRow & { latest_handshake: string | Date | null }>(
       this.db,
       sql`with last as (
             select distinct on (s.device_id, s.location_id) s.device_id, s.location_id, s.endpoint,
@@ -105,7 +105,7 @@ export class StatsRepo {
 
   async ipsOf(locationId: number, deviceIds: number[]): Promise<Map<number, string[]>> {
     if (deviceIds.length === 0) return new Map();
-    const rows = await rowsOf<{ device_id: number; ips: string[] }>(
+    const rows = await queryRows<{ device_id: number; ips: string[] }>(
       this.db,
       sql`select device_id, array_agg(host(ip) order by ip) as ips from device_ips
            where location_id = ${locationId} and device_id = any(${sql.param(deviceIds)}::int[]) group by device_id`,

@@ -1,8 +1,10 @@
 import type { UserListQuery } from '@palisade/contracts';
 import { and, asc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { ADVISORY_LOCKS } from '#src/db/advisory-locks.js';
 import type { Db } from '#src/db/client.js';
+import { countRows, totalOf } from '#src/db/row-counts.js';
 import { queryRows } from '#src/db/rows.js';
-import { groupMembers, groups, rowCounts, users } from '#src/db/schema/index.js';
+import { groupMembers, groups, users } from '#src/db/schema/index.js';
 
 export type UserRow = typeof users.$inferSelect;
 export interface UserRecord extends UserRow {
@@ -120,10 +122,7 @@ export class UsersRepo {
     const column = SORTS[query.sort.replace(/^-/, '') as keyof typeof SORTS];
     const offset = (query.page - 1) * query.per_page;
     // Unfiltered, the total is the trigger-kept count (migration 0005) rather than a scan.
-    const total =
-      conditions.length === 0
-        ? sql`coalesce((select ${rowCounts.n} from ${rowCounts} where ${rowCounts.name} = 'users'), (select count(*) from ${users}))`
-        : sql`(select count(*) from ${users} ${where})`;
+    const total = totalOf(users, where, conditions.length === 0 ? 'users' : undefined);
     const rows = await queryRows<UserListRow & { total: string | number }>(
       this.db,
       sql`select p.id, p.username, p.first_name, p.last_name, p.email, p.phone, p.is_active, p.mfa_enabled,
@@ -145,13 +144,8 @@ export class UsersRepo {
         order by p.sort_key ${direction}, p.id`,
     );
     // A page past the end has no row to carry the total.
-    const counted = rows[0] ? Number(rows[0].total) : offset === 0 ? 0 : await this.countWhere(where);
+    const counted = rows[0] ? Number(rows[0].total) : offset === 0 ? 0 : await countRows(this.db, users, where);
     return { rows, total: counted };
-  }
-
-  private async countWhere(where: SQL): Promise<number> {
-    const [row] = await queryRows<{ n: string | number }>(this.db, sql`select count(*) as n from ${users} ${where}`);
-    return Number(row?.n ?? 0);
   }
 
   async insert(values: typeof users.$inferInsert): Promise<UserRow> {
@@ -195,6 +189,6 @@ export class UsersRepo {
 
   /** Serialises changes that could remove the last admin (held until the transaction ends). */
   async lockAdminInvariant(): Promise<void> {
-    await this.db.execute(sql`select pg_advisory_xact_lock(7243002)`);
+    await this.db.execute(sql`select pg_advisory_xact_lock(${ADVISORY_LOCKS.adminInvariant})`);
   }
 }

@@ -1,8 +1,7 @@
 import type { Device } from '@palisade/contracts';
 import { UpdateDeviceBodySchema } from '@palisade/contracts';
 import { type FormEvent, useId } from 'react';
-import { Button } from '@/components/Button';
-import { Dialog } from '@/components/Dialog';
+import { Dialog, FormDialogFooter } from '@/components/Dialog';
 import { TextField } from '@/components/TextField';
 import { pushToast } from '@/components/toast-store';
 import { useTranslation } from '@/i18n/use-translation';
@@ -42,14 +41,7 @@ export function EditDeviceDialog({ device, onClose }: { device: Device; onClose:
       title={t('devices.editTitle', { name: device.name })}
       isOpen
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" form={formId} variant="primary" isLoading={update.isPending}>
-            {t('common.save')}
-          </Button>
-        </>
-      }
+      footer={<FormDialogFooter formId={formId} submitLabel={t('common.save')} isSaving={update.isPending} onCancel={onClose} />}
     >
       <form id={formId} className="form-grid" onSubmit={onSubmit} noValidate>
         <TextField

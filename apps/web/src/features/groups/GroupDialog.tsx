@@ -1,8 +1,7 @@
 import { CreateGroupBodySchema, type GroupInfo } from '@palisade/contracts';
 import { type FormEvent, useId } from 'react';
-import { Button } from '@/components/Button';
 import { CheckboxField } from '@/components/CheckboxField';
-import { Dialog } from '@/components/Dialog';
+import { Dialog, FormDialogFooter } from '@/components/Dialog';
 import { TextField } from '@/components/TextField';
 import { pushToast } from '@/components/toast-store';
 import { useTranslation } from '@/i18n/use-translation';
@@ -42,14 +41,7 @@ export function GroupDialog({ group, onClose }: { group?: GroupInfo; onClose: ()
       isOpen
       onClose={onClose}
       size="sm"
-      footer={
-        <>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" form={formId} variant="primary" isLoading={isPending}>
-            {t('common.save')}
-          </Button>
-        </>
-      }
+      footer={<FormDialogFooter formId={formId} submitLabel={t('common.save')} isSaving={isPending} onCancel={onClose} />}
     >
       <form id={formId} className="form-grid" onSubmit={onSubmit} noValidate>
         <TextField

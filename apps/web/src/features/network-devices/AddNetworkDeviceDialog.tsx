@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { Button } from '@/components/Button';
-import { Dialog } from '@/components/Dialog';
+import { Dialog, FormDialogFooter } from '@/components/Dialog';
 import { SelectField } from '@/components/SelectField';
 import { TextField } from '@/components/TextField';
 import { pushToast } from '@/components/toast-store';
@@ -74,12 +73,12 @@ export function AddNetworkDeviceDialog({ onClose, onCreated, onToken }: AddNetwo
       isOpen
       onClose={onClose}
       footer={
-        <>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" form={formId} variant="primary" isLoading={create.isPending || startCli.isPending}>
-            {v.keyMode === 'cli' ? t('networkDevices.generateToken') : t('networkDevices.add')}
-          </Button>
-        </>
+        <FormDialogFooter
+          formId={formId}
+          submitLabel={v.keyMode === 'cli' ? t('networkDevices.generateToken') : t('networkDevices.add')}
+          isSaving={create.isPending || startCli.isPending}
+          onCancel={onClose}
+        />
       }
     >
       <form id={formId} className="form-grid form-grid--2" onSubmit={submit} noValidate>

@@ -1,7 +1,6 @@
 import { type NetworkDevice, UpdateNetworkDeviceBodySchema } from '@palisade/contracts';
 import { type FormEvent, useId } from 'react';
-import { Button } from '@/components/Button';
-import { Dialog } from '@/components/Dialog';
+import { Dialog, FormDialogFooter } from '@/components/Dialog';
 import { TextField } from '@/components/TextField';
 import { pushToast } from '@/components/toast-store';
 import { listError } from '@/features/locations/location-form';
@@ -48,14 +47,7 @@ export function EditNetworkDeviceDialog({ device, onClose }: { device: NetworkDe
       title={t('devices.editTitle', { name: device.name })}
       isOpen
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" form={formId} variant="primary" isLoading={update.isPending}>
-            {t('common.save')}
-          </Button>
-        </>
-      }
+      footer={<FormDialogFooter formId={formId} submitLabel={t('common.save')} isSaving={update.isPending} onCancel={onClose} />}
     >
       <form id={formId} className="form-grid" onSubmit={submit} noValidate>
         <TextField

@@ -1,7 +1,6 @@
 import { CreateUserBodySchema } from '@palisade/contracts';
 import { type FormEvent, useId, useState } from 'react';
-import { Button } from '@/components/Button';
-import { Dialog } from '@/components/Dialog';
+import { Dialog, FormDialogFooter } from '@/components/Dialog';
 import { TextField } from '@/components/TextField';
 import { pushToast } from '@/components/toast-store';
 import { useTranslation } from '@/i18n/use-translation';
@@ -58,14 +57,7 @@ export function AddUserDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
       title={t('addUser.title')}
       isOpen={isOpen}
       onClose={close}
-      footer={
-        <>
-          <Button onClick={close}>{t('common.cancel')}</Button>
-          <Button type="submit" form={formId} variant="primary" isLoading={create.isPending}>
-            {t('addUser.submit')}
-          </Button>
-        </>
-      }
+      footer={<FormDialogFooter formId={formId} submitLabel={t('addUser.submit')} isSaving={create.isPending} onCancel={close} />}
     >
       <form id={formId} className="form-grid form-grid--2" onSubmit={onSubmit} noValidate>
         {banner ? (

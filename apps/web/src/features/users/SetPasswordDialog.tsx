@@ -1,6 +1,5 @@
 import { type FormEvent, useId } from 'react';
-import { Button } from '@/components/Button';
-import { Dialog } from '@/components/Dialog';
+import { Dialog, FormDialogFooter } from '@/components/Dialog';
 import { TextField } from '@/components/TextField';
 import { pushToast } from '@/components/toast-store';
 import { useTranslation } from '@/i18n/use-translation';
@@ -42,12 +41,7 @@ export function SetPasswordDialog({ username, onClose }: { username: string; onC
       onClose={onClose}
       size="sm"
       footer={
-        <>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" form={formId} variant="primary" isLoading={setPassword.isPending}>
-            {t('setPassword.submit')}
-          </Button>
-        </>
+        <FormDialogFooter formId={formId} submitLabel={t('setPassword.submit')} isSaving={setPassword.isPending} onCancel={onClose} />
       }
     >
       <form id={formId} className="form-grid" onSubmit={onSubmit} noValidate>

@@ -1,0 +1,12 @@
+/**
+ * PostgreSQL advisory lock keys, in one place so no two mechanisms share a key by accident (one
+ * would wait on, or skip because of, the other).
+ */
+export const ADVISORY_LOCKS = {
+  /** Schema migrations at start-up (session lock). */
+  migrations: 7_243_001,
+  /** Changes that could remove the last active admin, and first-start bootstrap (transaction lock). */
+  adminInvariant: 7_243_002,
+  /** The gateway stats and change-log purge job: one replica at a time (transaction try-lock). */
+  gatewayPurge: 7_243_003,
+} as const;
