@@ -2,8 +2,14 @@
  * The source catalogue. Every other language is typed `Catalogue`, so a key missing there is a
  * type error. Keys are flat; `error.<code>` and `field.<code>` mirror the API's problem codes and
  * field codes (contracts/src/errors.ts) so the console can map a code straight to its text.
- * Interpolation: `{{name}}`.
+ * Interpolation: `{{name}}`. A message that carries a count is an object of plural forms
+ * (`Intl.PluralRules` categories: English `one`/`other`, Polish `one`/`few`/`many`/`other`, Korean
+ * `other`); `t(key, { count })` picks the form for the number and formats `{{count}}`.
  */
+/** Plural forms of one message, keyed by `Intl.PluralRules` category; `other` is always present. */
+export type PluralForms = { readonly other: string } & Partial<Record<Intl.LDMLPluralRule, string>>;
+export type Message = string | PluralForms;
+
 export const en = {
   'app.name': 'Palisade',
   'app.skipToContent': 'Skip to content',
@@ -424,7 +430,10 @@ export const en = {
   'wizard.import.lineError': 'The file could not be imported (line {{line}}): {{detail}}',
   'wizard.import.submit': 'Import',
   'wizard.map.title': 'Map imported devices',
-  'wizard.map.intro': '{{count}} peers were found in the config of {{name}}. Give each a device name and an owner.',
+  'wizard.map.intro': {
+    one: '{{count}} peer was found in the config of {{name}}. Give it a device name and an owner.',
+    other: '{{count}} peers were found in the config of {{name}}. Give each a device name and an owner.',
+  },
   'wizard.map.invalid': 'Rows to fix: {{count}}. Fill in the flagged fields.',
   'wizard.map.ips': 'IP addresses',
   'wizard.map.user': 'User',
@@ -432,7 +441,10 @@ export const en = {
   'wizard.map.searchUser': 'Search by name, username or email…',
   'wizard.map.keepsOwner': 'Stays with its owner',
   'wizard.map.noUsers': 'No user matches.',
-  'wizard.map.moreUsers': 'Showing {{shown}} of {{total}} users. Type to narrow the search.',
+  'wizard.map.moreUsers': {
+    one: 'Showing {{shown}} of {{count}} user. Type to narrow the search.',
+    other: 'Showing {{shown}} of {{count}} users. Type to narrow the search.',
+  },
   'wizard.map.userSearchFailed': 'Users could not be loaded.',
   'wizard.map.existing': 'Already a device',
   'wizard.map.fieldFor': '{{field}} for peer {{key}}',
@@ -483,7 +495,7 @@ export const en = {
   'overview.location': 'Location',
   'overview.allLocations': 'All locations',
   'overview.period': 'Time period',
-  'overview.hours': 'Last {{count}} h',
+  'overview.hours': { one: 'Last hour', other: 'Last {{count}} hours' },
   'overview.view': 'View',
   'overview.view.grid': 'Grid',
   'overview.view.list': 'List',
@@ -509,7 +521,10 @@ export const en = {
   'overview.chart.labelAll': 'Network usage of all locations',
   'overview.chart.labelFor': 'Network usage of {{name}}',
   'overview.chart.empty': 'No traffic in this period',
-  'overview.chart.summary': 'Traffic over the last {{hours}} h, peaking at {{peak}} at {{time}}.',
+  'overview.chart.summary': {
+    one: 'Traffic over the last hour, peaking at {{peak}} at {{time}}.',
+    other: 'Traffic over the last {{count}} hours, peaking at {{peak}} at {{time}}.',
+  },
   'overview.chart.keys': 'Use the left and right arrow keys to read each interval.',
   'overview.chart.point': '{{time}}: in {{in}}, out {{out}}',
   'overview.chart.peakMarker': 'Peak {{value}}',
@@ -588,8 +603,11 @@ export const en = {
   'notifications.thresholdHint': 'How long a gateway may be disconnected before the notification is sent.',
   'notifications.reconnect': 'Reconnect notifications',
   'notifications.reconnectHint': 'Email administrators when a disconnected gateway connects again.',
-} as const satisfies Record<string, string>;
+} as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;
-/** The shape every translation must have: all keys, string values. */
-export type Catalogue = Record<MessageKey, string>;
+/**
+ * The shape every translation must have: all keys; a plain string where English has one, plural
+ * forms where English has them (each language gives the categories its plural rules use).
+ */
+export type Catalogue = { [K in MessageKey]: (typeof en)[K] extends string ? string : PluralForms };

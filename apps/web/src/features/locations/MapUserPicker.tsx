@@ -84,7 +84,7 @@ export function MapUserPicker({ value, onChange, isDisabled, a11y }: MapUserPick
   else if (users.isPending || (isStale && items.length === 0)) status = t('common.loading');
   else if (items.length === 0) status = t('wizard.map.noUsers');
   else if ((users.data?.total ?? 0) > items.length) {
-    status = t('wizard.map.moreUsers', { shown: items.length, total: formatNumber(language, users.data?.total ?? 0) });
+    status = t('wizard.map.moreUsers', { shown: formatNumber(language, items.length), count: users.data?.total ?? 0 });
   }
 
   return (

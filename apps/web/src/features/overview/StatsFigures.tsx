@@ -18,7 +18,7 @@ export function StatsFigures({ stats }: { stats: NetworkStats }) {
           <dt>{label}</dt>
           <dd>
             <span className="stats-figures__value">{n(now)}</span>
-            <span className="stats-figures__sub">{t('overview.inPeriod', { count: n(period) })}</span>
+            <span className="stats-figures__sub">{t('overview.inPeriod', { count: period })}</span>
           </dd>
         </div>
       ))}

@@ -36,7 +36,7 @@ export function UsageChart({ buckets, spanHours, label, height = 220 }: UsageCha
     return b ? t('overview.chart.point', { time: time(i), in: bytes(b.in), out: bytes(b.out) }) : '';
   };
   const summary = peak
-    ? t('overview.chart.summary', { hours: spanHours, peak: bytes(peak.total), time: time(peak.index) })
+    ? t('overview.chart.summary', { count: spanHours, peak: bytes(peak.total), time: time(peak.index) })
     : t('overview.chart.empty');
   const current = active ?? peak?.index ?? buckets.length - 1;
 
