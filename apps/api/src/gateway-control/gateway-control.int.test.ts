@@ -226,6 +226,8 @@ describe('reconnects', () => {
       appliedRevisionEpoch: snapshot.revisionEpoch,
       appliedRevision: snapshot.revision + 2n,
     });
+    // Created while that stream may still be opening, deliberately: whichever comes first, a
+    // gateway that is current gets exactly the next delta (session.test.ts pins each interleaving).
     const d3 = await addUserDevice('admin');
     const only = await current.waitFor('the next delta', deltaOf);
     expect(current.received[0]?.kind.case).toBe('delta');

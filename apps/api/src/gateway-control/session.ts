@@ -37,9 +37,12 @@ export class GatewaySession {
   readonly streamId = randomUUID();
   readonly outbox = new Outbox<ControlMessage>();
   gatewayRowId = 0;
-  #epoch = '';
-  #sent = 0n;
+  /** What this stream has sent (or the gateway had applied, until the start). */
+  #epoch: string;
+  #sent: bigint;
   #acked = 0n;
+  /** The start (which reads the location's state) is queued: wake-ups count from here on. */
+  #started = false;
   #chain: Promise<void> = Promise.resolve();
   #deviceIds = new Map<string, number>();
   /** Catching up stopped at MAX_QUEUED: resume when the gateway has read the queue. */
@@ -51,7 +54,10 @@ export class GatewaySession {
     readonly hello: HelloInfo,
     private readonly applied: { epoch: string; revision: bigint },
     private readonly deps: SessionDeps,
-  ) {}
+  ) {
+    this.#epoch = applied.epoch;
+    this.#sent = applied.revision;
+  }
 
   get key(): string {
     return `${this.locationId}:${this.hello.gatewayId}`;
@@ -65,14 +71,17 @@ export class GatewaySession {
         this.#run(() => this.#catchUp());
       }
     };
-    this.#epoch = this.applied.epoch;
-    this.#sent = this.applied.revision;
+    this.#started = true;
     this.#run(() => this.#start());
   }
 
   /** The location changed (or may have): send what this gateway lacks. */
   wake(): void {
     for (const [key, id] of this.#deviceIds) if (id < 0) this.#deviceIds.delete(key);
+    // Before the start is queued (the stream is registered while its hello is recorded), the
+    // start's own state read comes after this notification's commit and covers it. Catching up
+    // now would run ahead of the start and answer a gateway that is merely behind with a snapshot.
+    if (!this.#started) return;
     this.#run(() => this.#catchUp());
   }
 
