@@ -1,10 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { buildApp } from '#src/app.js';
 import { openDatabase } from '#src/db/client.js';
 import { runMigrations } from '#src/db/migrate.js';
+import { queryRows } from '#src/db/rows.js';
 import { parseEnv } from '#src/env.js';
 import { bootstrap } from '#src/modules/users/bootstrap.service.js';
 import { connectGateway, deltaOf, snapshotOf } from '#test/gateway-support.js';
@@ -29,8 +31,13 @@ it('embedded database: snapshot, delta on device create, stats, status, purge', 
   const d = await g.waitFor('delta', deltaOf);
   expect(d.ops[0]?.op.case).toBe('peerUpsert');
   g.send({ kind: { case: 'statsReport', value: { peers: [{ publicKey: key, rxBytes: 5n, txBytes: 6n, endpoint: '' }] } } });
-  await new Promise((r) => setTimeout(r, 300));
-  await app.gatewayControl!.stats.flush();
+  // The report is stored once the server has read it and the stats writer has flushed it.
+  for (const deadline = Date.now() + 20_000; ; await new Promise((r) => setTimeout(r, 50))) {
+    await app.gatewayControl!.stats.flush();
+    const [row] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from peer_stats where upload = 5`);
+    if (row?.n === 1) break;
+    if (Date.now() > deadline) throw new Error('timed out waiting for the stats report to be stored');
+  }
   const stats = await app.inject({ method: 'GET', url: `/api/v1/network/${loc.id}/stats/users`, headers: { cookie } });
   expect(stats.statusCode).toBe(200);
   const gws = await app.inject({ method: 'GET', url: `/api/v1/network/gateways`, headers: { cookie } });
