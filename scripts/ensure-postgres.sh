@@ -21,4 +21,8 @@ for _ in $(seq 1 60); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 0.5;
 pg_isready -q -h 127.0.0.1 -p 5432 || { echo "PostgreSQL did not become ready" >&2; exit 1; }
 su postgres -c "psql -qtAc \"select 1 from pg_roles where rolname='palisade'\"" | grep -q 1 ||
   su postgres -c "psql -qc \"create role palisade login createdb password 'palisade'\""
+# The tests drop their databases WITH (FORCE): that ends the sessions still in them, autovacuum
+# workers included, which a role may only do as a member of pg_signal_backend.
+su postgres -c "psql -qtAc \"select 1 where pg_has_role('palisade', 'pg_signal_backend', 'member')\"" | grep -q 1 ||
+  su postgres -c "psql -qc 'grant pg_signal_backend to palisade'"
 say "PostgreSQL $V ready on 127.0.0.1:5432"

@@ -1,16 +1,7 @@
 import pg from 'pg';
 import { openDatabase } from '#src/db/client.js';
 import { runMigrations } from '#src/db/migrate.js';
-import { ADMIN_DATABASE_URL, databaseUrl, runPrefix, templateDatabase } from './db-urls.js';
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
+import { ADMIN_DATABASE_URL, databaseUrl, dropTestDatabase, newRunId, runIsOver, runPrefix, templateDatabase } from './db-urls.js';
 
 async function adminClient(): Promise<pg.Client> {
   const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
@@ -24,23 +15,24 @@ async function adminClient(): Promise<pg.Client> {
   return admin;
 }
 
-/** Drops this run's databases, and those of earlier runs whose process is gone. */
-async function dropDatabases(admin: pg.Client, ownOnly: boolean): Promise<void> {
+/**
+ * Drops this run's databases, or (at the start) those of earlier runs that have ended, e.g. after
+ * an interrupted run. Best effort: what cannot be dropped now is left for a later sweep.
+ */
+async function dropDatabases(admin: pg.Client, which: 'own' | 'ended'): Promise<void> {
   const { rows } = await admin.query<{ datname: string }>(`select datname from pg_database where datname like 'palisade\\_test\\_%'`);
   for (const { datname } of rows) {
-    const own = datname.startsWith(`${runPrefix()}_`);
-    const pid = Number(/^palisade_test_(\d+)_/.exec(datname)?.[1] ?? Number.NaN);
-    const stale = !ownOnly && Number.isInteger(pid) && !isAlive(pid);
-    if (own || stale) await admin.query(`drop database if exists ${datname} with (force)`).catch(() => undefined);
+    const drop = which === 'own' ? datname.startsWith(`${runPrefix()}_`) : runIsOver(datname);
+    if (drop) await dropTestDatabase(admin, datname, which === 'own' ? 10 : 3);
   }
 }
 
-/** Migrates a template database once per run; each worker clones it (see helpers.ts). */
+/** Migrates a template database once per run; each test file's process clones it (see helpers.ts). */
 export async function setup(): Promise<void> {
-  process.env.PALISADE_TEST_RUN ??= String(process.pid);
+  process.env.PALISADE_TEST_RUN ??= newRunId();
   const admin = await adminClient();
   try {
-    await dropDatabases(admin, false);
+    await dropDatabases(admin, 'ended');
     await admin.query(`create database ${templateDatabase()}`);
   } finally {
     await admin.end();
@@ -51,12 +43,20 @@ export async function setup(): Promise<void> {
   } finally {
     await handle.close();
   }
+  // Nothing connects to the template from here on, and autovacuum leaves such a database alone:
+  // cloning it never waits for (or fails on) a worker vacuuming it.
+  const owner = await adminClient();
+  try {
+    await owner.query(`alter database ${templateDatabase()} with allow_connections false`);
+  } finally {
+    await owner.end();
+  }
 }
 
 export async function teardown(): Promise<void> {
   const admin = await adminClient();
   try {
-    await dropDatabases(admin, true);
+    await dropDatabases(admin, 'own');
   } finally {
     await admin.end();
   }

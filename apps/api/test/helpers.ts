@@ -5,21 +5,36 @@ import { type BuildAppOptions, buildApp } from '#src/app.js';
 import { type DatabaseHandle, openDatabase } from '#src/db/client.js';
 import { parseEnv } from '#src/env.js';
 import { bootstrap } from '#src/modules/users/bootstrap.service.js';
-import { ADMIN_DATABASE_URL, databaseUrl, templateDatabase, workerDatabaseName } from './db-urls.js';
+import {
+  ADMIN_DATABASE_URL,
+  databaseUrl,
+  dropTestDatabase,
+  templateDatabase,
+  workerDatabaseName,
+  workerDatabasePrefix,
+} from './db-urls.js';
 
 export const ADMIN_PASSWORD = 'Admin123!test';
 export const USER_PASSWORD = 'Passw0rd!user';
 
 let workerDbReady: Promise<string> | undefined;
 
-/** This worker's own database, cloned from the migrated template once per worker. */
+/**
+ * This test-file process's own database, cloned from the migrated template. A new name each time
+ * (nothing to drop first, so nothing can block the start); the databases of this pool slot's
+ * earlier files are dropped best effort, and the run's teardown sweeps what is left.
+ */
 export function ensureWorkerDatabase(): Promise<string> {
   workerDbReady ??= (async () => {
     const name = workerDatabaseName();
     const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
     await admin.connect();
     try {
-      await admin.query(`drop database if exists ${name} with (force)`);
+      const { rows } = await admin.query<{ datname: string }>(
+        'select datname from pg_database where starts_with(datname, $1) and datname <> $2',
+        [workerDatabasePrefix(), name],
+      );
+      for (const { datname } of rows) await dropTestDatabase(admin, datname, 2);
       await admin.query(`create database ${name} template ${templateDatabase()}`);
     } finally {
       await admin.end();
