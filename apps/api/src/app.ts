@@ -9,12 +9,13 @@ import Fastify, {
   LogController,
   type RouteOptions,
 } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DatabaseHandle } from '#src/db/client.js';
 import type { Env } from '#src/env.js';
 import { GatewayControl } from '#src/gateway-control/gateway-control.js';
 import { SecretBox } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
+import { createResponseSerializerCompiler } from '#src/lib/response-serializer.js';
 import { authRoutes } from '#src/modules/auth/auth.routes.js';
 import { devicesRoutes } from '#src/modules/devices/devices.routes.js';
 import { gatewaysRoutes } from '#src/modules/gateways/gateways.routes.js';
@@ -85,6 +86,11 @@ export interface BuildAppOptions {
    * main.ts passes `GRPC_PORT`; tests pass port 0 and read `app.gatewayControl.port`.
    */
   grpc?: { port: number; host?: string } | undefined;
+  /**
+   * Also encode every response with zod and require the compiled serializer's output to equal
+   * it (lib/response-serializer.ts). On unless false: main.ts turns it off in production.
+   */
+  checkResponses?: boolean | undefined;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -112,7 +118,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // API.md: JSON bodies only. Fastify parses text/plain by default; that must be a 415 instead.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(createResponseSerializerCompiler({ check: options.checkResponses ?? true }));
   const secrets = SecretBox.fromSecret(options.secretKey ?? env.SECRET_KEY ?? randomUUID());
   app.decorate(
     'services',

@@ -29,7 +29,8 @@ async function main(): Promise<void> {
     );
   }
   const webDist = findWebDist(env.WEB_DIST);
-  const app = await buildApp({ env, database, webDist, secretKey, grpc: { port: env.GRPC_PORT } });
+  // Production serializes responses with the compiled serializers alone (no zod encode per response).
+  const app = await buildApp({ env, database, webDist, secretKey, grpc: { port: env.GRPC_PORT }, checkResponses: false });
   app.addHook('onClose', async () => database.close());
   const purge = setInterval(() => void app.services.auth.purgeExpired().catch(() => undefined), 3600_000);
   purge.unref();
