@@ -138,6 +138,25 @@ export const ipFreeHoles = pgTable(
   ],
 );
 
+/**
+ * Peers of an imported WireGuard server config that are not mapped to users yet. The import's
+ * "Map devices" step reads them back (an abandoned wizard resumes), mapping removes them, and
+ * automatic IP allocation skips their addresses so they stay free for their peers.
+ */
+export const importPendingPeers = pgTable(
+  'import_pending_peers',
+  {
+    locationId: integer('location_id')
+      .notNull()
+      .references(() => locations.id, { onDelete: 'cascade' }),
+    wireguardPubkey: text('wireguard_pubkey').notNull(),
+    wireguardIps: text('wireguard_ips').array().notNull().default(sql`'{}'::text[]`),
+    /** Order of the peer in the imported file. */
+    position: integer('position').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.locationId, t.wireguardPubkey] })],
+);
+
 /** One-time enrollment tokens for network devices configured from the CLI; stored hashed. */
 export const cliTokens = pgTable('cli_tokens', {
   id: serial('id').primaryKey(),
