@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { OWNER_ONLY_UMASK, tightenTree } from '#src/lib/data-dir.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -141,16 +142,24 @@ const WASM_FLAGS = ['--liftoff-only'];
 async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   for (const flag of WASM_FLAGS) v8.setFlagsFromString(flag);
   const dir = resolve(dataDir, 'pgdata');
-  await mkdir(join(dir, '..'), { recursive: true });
+  // Owner-only files (lib/data-dir.ts): the cluster made by the child process (which inherits the
+  // umask) and every file this process adds later (WAL segments, new relations).
+  process.umask(OWNER_ONLY_UMASK);
+  await mkdir(join(dir, '..'), { recursive: true, mode: 0o700 });
   if (!existsSync(join(dir, 'PG_VERSION'))) {
     // Built aside and moved into place, so an interrupted first start leaves no half cluster.
     const staging = `${dir}.init-${process.pid}`;
     await rm(staging, { recursive: true, force: true });
     await initPgliteCluster(staging);
+    await tightenTree(staging);
     await rm(dir, { recursive: true, force: true });
     await rename(staging, dir);
   }
   const client = await PGlite.create(dir, { startParams: PGLITE_START_PARAMS });
+  // PGlite sets some modes itself, past the umask (its WebAssembly file system applies its own
+  // umask 022: pg_internal.init, rewritten at each start, comes out 0644). The 0700 directories
+  // already keep other users out; this keeps the files owner-only too.
+  await tightenTree(dir);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: 'pglite',
