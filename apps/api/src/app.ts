@@ -171,7 +171,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(csrfPlugin, { publicUrl: env.PUBLIC_URL });
   const sessionCookie = { secure: env.PUBLIC_URL?.startsWith('https://') ?? false, maxAgeSeconds: env.SESSION_TTL_HOURS * 3600 };
   await app.register(sessionPlugin, sessionCookie);
-  await app.register(accessPlugin);
+  await app.register(accessPlugin, { moduleFlags: () => app.services.settings.moduleFlags() });
   await app.register(inputGuardPlugin);
   await app.register(openapiPlugin);
 

@@ -1,6 +1,7 @@
 import { openDatabase } from '#src/db/client.js';
 import { runMigrations } from '#src/db/migrate.js';
 import { EnvError, loadEnv } from '#src/env.js';
+import { formatMode, secureDataDir } from '#src/lib/data-dir.js';
 import { resolveSecretKey } from '#src/lib/secret-key.js';
 import { bootstrap } from '#src/modules/users/bootstrap.service.js';
 import { findWebDist } from '#src/plugins/static-web.js';
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const started = Date.now();
+  const tightened = await secureDataDir(env.DATA_DIR);
   const secretKey = await resolveSecretKey(env.SECRET_KEY, env.DATA_DIR);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolSize: env.DATABASE_POOL_SIZE });
   await runMigrations(database);
@@ -32,6 +34,23 @@ async function main(): Promise<void> {
   // Production serializes responses with the compiled serializers alone (no zod encode per response).
   const app = await buildApp({ env, database, webDist, secretKey, grpc: { port: env.GRPC_PORT }, checkResponses: false });
   app.addHook('onClose', async () => database.close());
+  if (tightened.length > 0) {
+    app.log.warn(
+      {
+        dataDir: env.DATA_DIR,
+        count: tightened.length,
+        changed: tightened.slice(0, 10).map((c) => `${c.path} ${formatMode(c.from)} -> ${formatMode(c.to)}`),
+      },
+      `DATA_DIR permissions tightened: ${tightened.length} paths were readable by other local users (now owner-only)`,
+    );
+  }
+  const reserved = await app.services.users.findReservedUsernames();
+  if (reserved.length > 0) {
+    app.log.warn(
+      { usernames: reserved },
+      'Some users have a name the API reserves (a fixed route has the same path, e.g. POST /device/network): calls addressed to them by name on that path reach the fixed route instead. Rename them.',
+    );
+  }
   const purge = setInterval(() => void app.services.auth.purgeExpired().catch(() => undefined), 3600_000);
   purge.unref();
 

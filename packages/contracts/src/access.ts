@@ -12,13 +12,24 @@
  */
 export type Access = 'public' | 'user' | 'self_or_admin' | 'owner_or_admin' | 'admin';
 
+/**
+ * The module a route belongs to (settings `<module>_enabled`). While its module is disabled the
+ * route answers 404 `module.disabled` to every signed-in caller, admins included (anonymous callers
+ * still hear 401). Routes without a module (identity, settings, auth) are always available.
+ */
+export const MODULES = ['wireguard', 'webhooks', 'worker', 'openid'] as const;
+export type Module = (typeof MODULES)[number];
+
 export interface RouteRule {
   access: Access;
   /** Permission name `resource.action` (STYLE.md), used in docs and logs. */
   permission: string;
+  module?: Module;
 }
 
 const rule = (access: Access, permission: string): RouteRule => ({ access, permission });
+/** A route of the WireGuard module: locations, devices, network devices, gateways, stats, tokens. */
+const wireguard = (access: Access, permission: string): RouteRule => ({ access, permission, module: 'wireguard' });
 
 export const ROUTE_ACCESS = {
   'GET /api/v1/health': rule('public', 'health.read'),
@@ -54,40 +65,41 @@ export const ROUTE_ACCESS = {
   'POST /api/v1/group/:group': rule('admin', 'group.add_member'),
   'DELETE /api/v1/group/:group/user/:username': rule('admin', 'group.remove_member'),
 
-  'GET /api/v1/network': rule('admin', 'network.list'),
-  'POST /api/v1/network': rule('admin', 'network.create'),
-  'POST /api/v1/network/import': rule('admin', 'network.import'),
-  'POST /api/v1/network/:id/devices': rule('admin', 'network.map_devices'),
-  'GET /api/v1/network/:id': rule('admin', 'network.read'),
-  'PUT /api/v1/network/:id': rule('admin', 'network.update'),
-  'DELETE /api/v1/network/:id': rule('admin', 'network.delete'),
-  'GET /api/v1/network/stats': rule('admin', 'network.read_stats'),
-  'GET /api/v1/network/gateways': rule('admin', 'gateway.list'),
-  'GET /api/v1/network/:id/token': rule('admin', 'gateway.read_token'),
-  'POST /api/v1/network/:id/token': rule('admin', 'gateway.rotate_token'),
-  'GET /api/v1/network/:id/stats': rule('admin', 'network.read_stats'),
-  'GET /api/v1/network/:id/stats/users': rule('admin', 'network.read_user_stats'),
-  'GET /api/v1/network/:id/gateways': rule('admin', 'gateway.list'),
-  'DELETE /api/v1/network/:id/gateways/:gatewayId': rule('admin', 'gateway.delete'),
-  'GET /api/v1/network/:network_id/device/:device_id/config': rule('owner_or_admin', 'device.read_config'),
+  'GET /api/v1/network': wireguard('admin', 'network.list'),
+  'POST /api/v1/network': wireguard('admin', 'network.create'),
+  'POST /api/v1/network/import': wireguard('admin', 'network.import'),
+  'GET /api/v1/network/:id/devices': wireguard('admin', 'network.map_devices'),
+  'POST /api/v1/network/:id/devices': wireguard('admin', 'network.map_devices'),
+  'GET /api/v1/network/:id': wireguard('admin', 'network.read'),
+  'PUT /api/v1/network/:id': wireguard('admin', 'network.update'),
+  'DELETE /api/v1/network/:id': wireguard('admin', 'network.delete'),
+  'GET /api/v1/network/stats': wireguard('admin', 'network.read_stats'),
+  'GET /api/v1/network/gateways': wireguard('admin', 'gateway.list'),
+  'GET /api/v1/network/:id/token': wireguard('admin', 'gateway.read_token'),
+  'POST /api/v1/network/:id/token': wireguard('admin', 'gateway.rotate_token'),
+  'GET /api/v1/network/:id/stats': wireguard('admin', 'network.read_stats'),
+  'GET /api/v1/network/:id/stats/users': wireguard('admin', 'network.read_user_stats'),
+  'GET /api/v1/network/:id/gateways': wireguard('admin', 'gateway.list'),
+  'DELETE /api/v1/network/:id/gateways/:gatewayId': wireguard('admin', 'gateway.delete'),
+  'GET /api/v1/network/:network_id/device/:device_id/config': wireguard('owner_or_admin', 'device.read_config'),
 
-  'POST /api/v1/device/:username': rule('self_or_admin', 'device.create'),
-  'GET /api/v1/device': rule('admin', 'device.list'),
-  'GET /api/v1/device/user/:username': rule('self_or_admin', 'device.list_for_user'),
-  'GET /api/v1/device/:id': rule('owner_or_admin', 'device.read'),
-  'PUT /api/v1/device/:id': rule('owner_or_admin', 'device.update'),
-  'DELETE /api/v1/device/:id': rule('owner_or_admin', 'device.delete'),
+  'POST /api/v1/device/:username': wireguard('self_or_admin', 'device.create'),
+  'GET /api/v1/device': wireguard('admin', 'device.list'),
+  'GET /api/v1/device/user/:username': wireguard('self_or_admin', 'device.list_for_user'),
+  'GET /api/v1/device/:id': wireguard('owner_or_admin', 'device.read'),
+  'PUT /api/v1/device/:id': wireguard('owner_or_admin', 'device.update'),
+  'DELETE /api/v1/device/:id': wireguard('owner_or_admin', 'device.delete'),
 
-  'GET /api/v1/device/network': rule('admin', 'network_device.list'),
-  'POST /api/v1/device/network': rule('admin', 'network_device.create'),
-  'GET /api/v1/device/network/ip/:locationId': rule('admin', 'network_device.suggest_ip'),
-  'POST /api/v1/device/network/ip/:location': rule('admin', 'network_device.validate_ip'),
-  'POST /api/v1/device/network/start_cli': rule('admin', 'network_device.start_cli'),
-  'POST /api/v1/device/network/start_cli/:id': rule('admin', 'network_device.start_cli'),
-  'GET /api/v1/device/network/:id': rule('admin', 'network_device.read'),
-  'PUT /api/v1/device/network/:id': rule('admin', 'network_device.update'),
-  'DELETE /api/v1/device/network/:id': rule('admin', 'network_device.delete'),
-  'GET /api/v1/device/network/:id/config': rule('admin', 'network_device.read_config'),
+  'GET /api/v1/device/network': wireguard('admin', 'network_device.list'),
+  'POST /api/v1/device/network': wireguard('admin', 'network_device.create'),
+  'GET /api/v1/device/network/ip/:locationId': wireguard('admin', 'network_device.suggest_ip'),
+  'POST /api/v1/device/network/ip/:location': wireguard('admin', 'network_device.validate_ip'),
+  'POST /api/v1/device/network/start_cli': wireguard('admin', 'network_device.start_cli'),
+  'POST /api/v1/device/network/start_cli/:id': wireguard('admin', 'network_device.start_cli'),
+  'GET /api/v1/device/network/:id': wireguard('admin', 'network_device.read'),
+  'PUT /api/v1/device/network/:id': wireguard('admin', 'network_device.update'),
+  'DELETE /api/v1/device/network/:id': wireguard('admin', 'network_device.delete'),
+  'GET /api/v1/device/network/:id/config': wireguard('admin', 'network_device.read_config'),
 } as const satisfies Record<string, RouteRule>;
 
 export type RouteKey = keyof typeof ROUTE_ACCESS;

@@ -49,6 +49,7 @@ export const ERROR_CODES = [
   'token.generation_failed',
   'gateway.not_found',
   'token.invalid',
+  'module.disabled',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -86,6 +87,10 @@ export const FIELD_CODES = [
   'network.ip_outside',
   'device.invalid_key',
   'device.name_taken',
+  'reserved',
+  'url.http',
+  'user.not_found',
+  'group.not_found',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 

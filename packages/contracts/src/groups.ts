@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { groupNameSchema } from './validation.js';
+import { groupNameSchema, newGroupNameSchema } from './validation.js';
 
 /** API.md §3 fixed shape. */
 export const GroupSchema = z
@@ -24,14 +24,17 @@ export const GroupMemberParamsSchema = z.strictObject({
 });
 
 export const CreateGroupBodySchema = z.strictObject({
-  name: groupNameSchema,
+  name: newGroupNameSchema,
   members: usernames.optional(),
   is_admin: z.boolean({ error: 'invalid_type' }).optional(),
 });
 export type CreateGroupBody = z.infer<typeof CreateGroupBodySchema>;
 
-/** PUT /group/{name}: rename, replace members, set the admin flag. Omitted fields stay. */
-export const UpdateGroupBodySchema = CreateGroupBodySchema;
+/**
+ * PUT /group/{name}: rename, replace members, set the admin flag. Omitted fields stay. A rename
+ * to a reserved name is refused by the API; an existing group keeps its name.
+ */
+export const UpdateGroupBodySchema = CreateGroupBodySchema.extend({ name: groupNameSchema });
 export type UpdateGroupBody = z.infer<typeof UpdateGroupBodySchema>;
 
 export const GroupsAssignBodySchema = z.strictObject({

@@ -5,7 +5,8 @@ const logoUrl = z
   .string({ error: 'invalid_type' })
   .trim()
   .max(LIMITS.urlMax, { error: 'max_length' })
-  .refine((v) => v === '' || (v.startsWith('/') && !v.startsWith('//')) || /^https?:\/\/[^\s/][^\s]*$/i.test(v), { error: 'invalid' });
+  // An address the browser loads as an image: http(s) or a path on this server (not `//host`).
+  .refine((v) => v === '' || (v.startsWith('/') && !v.startsWith('//')) || /^https?:\/\/[^\s/][^\s]*$/i.test(v), { error: 'url.http' });
 
 /** Global settings: instance branding and module flags (spec §3). */
 export const SettingsSchema = z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PageQuerySchema, paged } from './common.js';
-import { emailSchema, passwordSchema, personNameSchema, phoneSchema, usernameSchema } from './validation.js';
+import { emailSchema, newUsernameSchema, passwordSchema, personNameSchema, phoneSchema, usernameSchema } from './validation.js';
 
 export const MFA_METHODS = ['totp', 'email', 'webauthn'] as const;
 export const MfaMethodSchema = z.enum(MFA_METHODS);
@@ -29,7 +29,7 @@ export type User = z.infer<typeof UserSchema>;
 export const UsernameParamsSchema = z.strictObject({ username: z.string().min(1).max(64) });
 
 export const CreateUserBodySchema = z.strictObject({
-  username: usernameSchema,
+  username: newUsernameSchema,
   first_name: personNameSchema,
   last_name: personNameSchema,
   email: emailSchema,
@@ -40,7 +40,8 @@ export type CreateUserBody = z.infer<typeof CreateUserBodySchema>;
 
 /**
  * PUT /user/{username}: the editable fields. `groups` and `is_active` may only be changed by an
- * admin; a non-admin sending them unchanged is accepted, changed is 403.
+ * admin; a non-admin sending them unchanged is accepted, changed is 403. A rename to a reserved
+ * name is refused by the API (field code `reserved`); an existing account keeps its name.
  */
 export const UpdateUserBodySchema = z.strictObject({
   username: usernameSchema,

@@ -3,7 +3,21 @@ import type { z } from 'zod';
 import { CreateGroupBodySchema } from './groups.js';
 import { PatchSettingsBodySchema, UpdateSettingsBodySchema } from './settings.js';
 import { CreateUserBodySchema, UpdateUserBodySchema, UserListQuerySchema } from './users.js';
-import { emailSchema, groupNameSchema, LIMITS, passwordSchema, personNameSchema, phoneSchema, usernameSchema } from './validation.js';
+import {
+  emailSchema,
+  groupNameSchema,
+  isReservedUsername,
+  LIMITS,
+  passwordSchema,
+  personNameSchema,
+  phoneSchema,
+  RESERVED_GROUP_NAMES,
+  RESERVED_USERNAMES,
+  shadowedSegments,
+  takesGroupName,
+  takesUsername,
+  usernameSchema,
+} from './validation.js';
 import { FIELD_CODES } from './errors.js';
 
 /** The field codes a schema reports for a value (its issues' messages), or [] when valid. */
@@ -141,8 +155,8 @@ describe('request bodies', () => {
     expect(codes(UpdateSettingsBodySchema, { instance_name: 'X' }).length).toBeGreaterThan(0);
     expect(codes(PatchSettingsBodySchema, {})).toEqual([]);
     expect(codes(PatchSettingsBodySchema, { main_logo_url: 'https://cdn.example.com/a.png' })).toEqual([]);
-    expect(codes(PatchSettingsBodySchema, { main_logo_url: 'javascript:alert(1)' })).toEqual(['invalid']);
-    expect(codes(PatchSettingsBodySchema, { main_logo_url: 'data:image/png;base64,AAAA' })).toEqual(['invalid']);
+    expect(codes(PatchSettingsBodySchema, { main_logo_url: 'javascript:alert(1)' })).toEqual(['url.http']);
+    expect(codes(PatchSettingsBodySchema, { main_logo_url: 'data:image/png;base64,AAAA' })).toEqual(['url.http']);
   });
 
   it('user list query: defaults, coercion and limits', () => {
@@ -177,5 +191,26 @@ describe('field codes', () => {
     for (const [schema, value] of samples) {
       for (const code of codes(schema, value)) expect(FIELD_CODES as readonly string[]).toContain(code);
     }
+  });
+});
+
+describe('reserved names', () => {
+  it('derives the usernames shadowed by static routes from the permission table', () => {
+    expect(RESERVED_USERNAMES).toEqual(['available', 'change_password', 'network', 'user']);
+    expect(RESERVED_GROUP_NAMES).toEqual([]);
+  });
+
+  it('reserves a segment only where a name parameter sits beside it', () => {
+    const routes = ['GET /api/v1/user/:username', 'POST /api/v1/user/export', 'GET /api/v1/user/:username/keys', 'GET /api/v1/other/x'];
+    expect(shadowedSegments(routes, takesUsername)).toEqual(['export']);
+    expect(shadowedSegments(['PUT /api/v1/group/:name', 'POST /api/v1/group/Bulk'], takesGroupName)).toEqual(['bulk']);
+    expect(shadowedSegments(['PUT /api/v1/openid/provider/:name', 'GET /api/v1/openid/provider/x'], takesGroupName)).toEqual([]);
+  });
+
+  it('refuses a reserved username for a new account (any case), not for an update of an existing one', () => {
+    expect(codes(CreateUserBodySchema.shape.username, 'Network')).toEqual(['reserved']);
+    expect(codes(CreateUserBodySchema.shape.username, 'networks')).toEqual([]);
+    expect(codes(UpdateUserBodySchema.shape.username, 'network')).toEqual([]);
+    expect(isReservedUsername(' CHANGE_PASSWORD ')).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ROUTE_ACCESS } from './access.js';
 
 /**
  * Field rules of spec §5, shared by the API (request validation) and the console (forms).
@@ -31,6 +32,49 @@ export const usernameSchema = requiredString(LIMITS.usernameMax)
   .refine((v) => !/^[0-9]/.test(v), { error: 'username.starts_with_number' })
   .refine((v) => USERNAME_PATTERN.test(v), { error: 'username.forbidden_characters' });
 
+/**
+ * Path segments a name-addressed route cannot reach because a static route in the same place wins
+ * (`POST /device/network` shadows `POST /device/{username}` for a user named `network`). Derived
+ * from route patterns, so a static route added to the permission table reserves its segment by
+ * itself. `takes(prefix, param)` picks the name parameters of interest; any two parameters at the
+ * same position match each other, and static segments match case-insensitively.
+ */
+export function shadowedSegments(patterns: readonly string[], takes: (prefix: string, param: string) => boolean): string[] {
+  const paths = patterns.map((p) => p.replace(/^[A-Z]+ /, '').split('/'));
+  const same = (a: string, b: string) => (a.startsWith(':') && b.startsWith(':')) || a.toLowerCase() === b.toLowerCase();
+  const out = new Set<string>();
+  for (const path of paths) {
+    path.forEach((segment, i) => {
+      if (!segment.startsWith(':') || !takes(path.slice(0, i).join('/'), segment.slice(1))) return;
+      for (const other of paths) {
+        const candidate = other[i];
+        if (candidate === undefined || candidate.startsWith(':')) continue;
+        if (path.slice(0, i).every((s, j) => same(s, other[j] ?? ''))) out.add(candidate.toLowerCase());
+      }
+    });
+  }
+  return [...out].sort();
+}
+
+/** Which route parameters hold a username or a group name. */
+export const takesUsername = (_prefix: string, param: string) => param === 'username';
+export const takesGroupName = (prefix: string, param: string) => prefix === '/api/v1/group' && (param === 'name' || param === 'group');
+
+const routePatterns = Object.keys(ROUTE_ACCESS);
+/** Usernames that would be shadowed by a static route (`available`, `change_password`, `network`, `user`…). */
+export const RESERVED_USERNAMES: readonly string[] = shadowedSegments(routePatterns, takesUsername);
+/** Group names that would be shadowed by a static route under `/group/`. */
+export const RESERVED_GROUP_NAMES: readonly string[] = shadowedSegments(routePatterns, takesGroupName);
+export const isReservedUsername = (name: string) => RESERVED_USERNAMES.includes(name.trim().toLowerCase());
+export const isReservedGroupName = (name: string) => RESERVED_GROUP_NAMES.includes(name.trim().toLowerCase());
+
+/**
+ * A username for a new account (or a rename): the format rules plus the reserved words. Existing
+ * accounts keep whatever name they have, so the update schema uses `usernameSchema` and the API
+ * refuses only a change to a reserved name.
+ */
+export const newUsernameSchema = usernameSchema.refine((v) => !isReservedUsername(v), { error: 'reserved' });
+
 export const emailSchema = requiredString(LIMITS.emailMax).pipe(z.email({ error: 'email' }));
 
 /** Optional phone number: digits with an optional leading +, spaces, dashes, dots and parentheses. */
@@ -54,5 +98,8 @@ export const passwordSchema = z
 export const groupNameSchema = requiredString(LIMITS.groupNameMax).refine((v) => /^[A-Za-z0-9 ._-]+$/.test(v), {
   error: 'no_special_chars',
 });
+
+/** A group name for a new group (or a rename): see `newUsernameSchema`. */
+export const newGroupNameSchema = groupNameSchema.refine((v) => !isReservedGroupName(v), { error: 'reserved' });
 
 export const personNameSchema = requiredString(LIMITS.nameMax);

@@ -32,4 +32,15 @@ export const FIELD_MESSAGES: Record<string, string> = {
   'network.ip_outside': 'IP is outside of the location network',
   'device.invalid_key': 'Invalid key',
   'device.name_taken': 'Device with this name already exists',
+  reserved: 'This name is reserved',
+  'url.http': 'Use an http(s) address or a path starting with /',
+  'user.not_found': 'User not found',
+  'group.not_found': 'Group not found',
 };
+
+/** The English text of a numeric bound with its value (spec §5 "minimum and maximum value"). */
+export function boundMessage(code: string, params: { min?: number; max?: number }): string | undefined {
+  if (code === 'min_value' && params.min !== undefined) return `Minimum value is ${params.min}`;
+  if (code === 'max_value' && params.max !== undefined) return `Maximum value is ${params.max}`;
+  return undefined;
+}

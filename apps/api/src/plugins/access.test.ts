@@ -1,6 +1,9 @@
+import { RESERVED_USERNAMES, ROUTE_ACCESS, type RouteRule } from '@palisade/contracts';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { accessPlugin } from '#src/plugins/access.js';
+import { errorHandlerPlugin } from '#src/plugins/error-handler.js';
+import { assertNamesNotShadowed, findShadowedNames } from '#src/plugins/route-shadowing.js';
 
 describe('accessPlugin registration guard', () => {
   it('refuses to start with an /api/v1 route missing from the permission table', async () => {
@@ -28,5 +31,65 @@ describe('accessPlugin registration guard', () => {
     expect(seen['GET /api/v1/health']).toEqual({ access: 'public', permission: 'health.read' });
     expect(seen['HEAD /api/v1/health']).toEqual({ access: 'public', permission: 'health.read' });
     expect(seen['GET /elsewhere']).toBeUndefined();
+  });
+});
+
+describe('names shadowed by static routes', () => {
+  const table = Object.keys(ROUTE_ACCESS);
+
+  it('the permission table reserves every username and group name a static route would shadow', () => {
+    expect(RESERVED_USERNAMES).toEqual(expect.arrayContaining(['available', 'change_password', 'network', 'user']));
+    expect(findShadowedNames(table)).toEqual([]);
+    expect(() => assertNamesNotShadowed(table)).not.toThrow();
+  });
+
+  it('fails fast, naming the word, when a new static route shadows a valid name', () => {
+    const routes = [...table, 'GET /api/v1/user/export', 'POST /api/v1/group/bulk'];
+    expect(findShadowedNames(routes)).toEqual([
+      { what: 'username', name: 'export' },
+      { what: 'group name', name: 'bulk' },
+    ]);
+    expect(() => assertNamesNotShadowed(routes)).toThrow(/username 'export', group name 'bulk'/);
+  });
+});
+
+describe('module gating', () => {
+  it('puts every location, device, gateway and stats route in the wireguard module', () => {
+    for (const [key, rule] of Object.entries(ROUTE_ACCESS) as [string, RouteRule][]) {
+      const wireguardPath = / \/api\/v1\/(network|device)(\/|$)/.test(key);
+      expect(rule.module, key).toBe(wireguardPath ? 'wireguard' : undefined);
+    }
+  });
+
+  it('a disabled module answers 404 module.disabled after the sign-in check; routes without a module never ask', async () => {
+    const app = Fastify({ logger: false });
+    await app.register(errorHandlerPlugin);
+    const flags = { wireguard: false, webhooks: true, worker: true, openid: true };
+    let reads = 0;
+    await app.register(accessPlugin, {
+      moduleFlags: () => {
+        reads += 1;
+        return flags;
+      },
+    });
+    app.decorateRequest('session', null);
+    let session: unknown = null;
+    app.addHook('onRequest', async (request) => {
+      request.session = session as typeof request.session;
+    });
+    app.get('/api/v1/network', async () => ['ok']);
+    app.get('/api/v1/group', async () => ['ok']);
+    await app.ready();
+
+    expect((await app.inject({ method: 'GET', url: '/api/v1/network' })).json()).toMatchObject({ status: 401 });
+    session = { state: 'active', isAdmin: true, username: 'admin' };
+    const disabled = await app.inject({ method: 'GET', url: '/api/v1/network' });
+    expect(disabled.statusCode).toBe(404);
+    expect(disabled.headers['content-type']).toContain('application/problem+json');
+    expect(disabled.json()).toMatchObject({ code: 'module.disabled', detail: 'The WireGuard module is disabled.' });
+    expect((await app.inject({ method: 'GET', url: '/api/v1/group' })).statusCode).toBe(200);
+    flags.wireguard = true;
+    expect((await app.inject({ method: 'GET', url: '/api/v1/network' })).statusCode).toBe(200);
+    expect(reads).toBe(2);
   });
 });

@@ -1,7 +1,8 @@
-import { findRouteRule, type RouteRule } from '@palisade/contracts';
+import { findRouteRule, type Module, type RouteRule } from '@palisade/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpProblem } from '#src/lib/problem.js';
+import { assertNamesNotShadowed } from './route-shadowing.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -9,11 +10,21 @@ declare module 'fastify' {
   }
 }
 
+export interface AccessOptions {
+  /** The enabled modules, from memory (SettingsService.moduleFlags): no query per request. */
+  moduleFlags?: () => Record<Module, boolean> | Promise<Record<Module, boolean>>;
+}
+
+const MODULE_NAMES: Record<Module, string> = { wireguard: 'WireGuard', webhooks: 'Webhooks', worker: 'Provisioning', openid: 'OpenID' };
+
 /**
  * Every `/api/v1` route must have an entry in the contracts' permission table (registration
- * fails otherwise); this hook enforces it before the body is validated.
+ * fails otherwise); this hook enforces it before the body is validated. A route of a disabled
+ * module answers 404 `module.disabled` to every signed-in caller. At start-up, no static route
+ * may shadow a name that a name-addressed route (`/user/{username}`) could be asked for.
  */
-export const accessPlugin = fp(async (app: FastifyInstance) => {
+export const accessPlugin = fp(async (app: FastifyInstance, options: AccessOptions) => {
+  const routes: string[] = [];
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/v1')) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -21,22 +32,27 @@ export const accessPlugin = fp(async (app: FastifyInstance) => {
       const rule = findRouteRule(method === 'HEAD' ? 'GET' : method, route.url);
       if (!rule) throw new Error(`Route ${method} ${route.url} has no entry in the permission table (contracts/access.ts)`);
       route.config = { ...(route.config ?? {}), rule };
+      routes.push(`${method} ${route.url}`);
     }
   });
+  app.addHook('onReady', async () => assertNamesNotShadowed(routes));
 
   app.addHook('preValidation', async (request) => {
     const rule = request.routeOptions.config.rule;
-    if (!rule || rule.access === 'public') return;
+    if (!rule) return;
     const session = request.session;
-    if (session?.state !== 'active') {
+    if (rule.access !== 'public' && session?.state !== 'active') {
       if (session?.state === 'mfa_pending') throw new HttpProblem(401, 'auth.mfa_required', 'Multi-factor authentication is required.');
       throw new HttpProblem(401, 'auth.unauthenticated', 'You need to sign in.');
     }
-    if (session.isAdmin) return;
+    if (rule.module && options.moduleFlags && !(await options.moduleFlags())[rule.module]) {
+      throw new HttpProblem(404, 'module.disabled', `The ${MODULE_NAMES[rule.module]} module is disabled.`);
+    }
+    if (rule.access === 'public' || session?.isAdmin) return;
     if (rule.access === 'admin') throw new HttpProblem(403, 'auth.forbidden', 'Administrator rights are required.');
     if (rule.access === 'self_or_admin') {
       const username = (request.params as { username?: string }).username;
-      if (!username || username.toLowerCase() !== session.username.toLowerCase()) {
+      if (!username || username.toLowerCase() !== session?.username.toLowerCase()) {
         throw new HttpProblem(403, 'auth.forbidden', 'You can only act on your own account.');
       }
     }

@@ -2,7 +2,7 @@ import type { FieldError } from '@palisade/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { FIELD_MESSAGES } from '#src/lib/field-messages.js';
+import { boundMessage, FIELD_MESSAGES } from '#src/lib/field-messages.js';
 import { applySecurityHeaders } from './security-headers.js';
 import { HttpProblem, titleFor } from '#src/lib/problem.js';
 
@@ -57,7 +57,7 @@ export function toFieldErrors(items: ValidationItem[], context: string | undefin
     out.push({
       path: segments.join('.') || '(root)',
       code,
-      message: FIELD_MESSAGES[code] ?? 'Invalid value',
+      message: boundMessage(code, params) ?? FIELD_MESSAGES[code] ?? 'Invalid value',
       ...(Object.keys(params).length > 0 ? { params } : {}),
     });
   }

@@ -1,5 +1,5 @@
 import { ApiError } from '@palisade/api-client';
-import { CreateUserBodySchema } from '@palisade/contracts';
+import { CreateUserBodySchema, NetworkBodySchema } from '@palisade/contracts';
 import { describe, expect, it } from 'vitest';
 import { translate } from '@/i18n/translate';
 import { fieldMessage, issuesFromProblem, issuesFromZod } from './field-errors';
@@ -45,6 +45,36 @@ describe('field errors', () => {
     expect(fieldMessage(t, { code: 'max_length' })).toBe('Maximum length exceeded');
     expect(fieldMessage(t, { code: 'username.forbidden_characters' })).toBe('Forbidden characters');
     expect(fieldMessage(t, { code: 'something.new' })).toBe('Invalid value');
+  });
+
+  it('names the bound of numeric fields, from the server or from the contracts schema', () => {
+    expect(fieldMessage(t, { code: 'min_value', params: { min: 1 } })).toBe('Minimum value is 1');
+    expect(fieldMessage(t, { code: 'max_value', params: { max: 65535 } })).toBe('Maximum value is 65535');
+    expect(fieldMessage(t, { code: 'min_value' })).toBe('Value is too small');
+    const pl = (key: Parameters<typeof translate>[1], params?: Record<string, string | number>) => translate('pl', key, params);
+    const ko = (key: Parameters<typeof translate>[1], params?: Record<string, string | number>) => translate('ko', key, params);
+    expect(fieldMessage(pl, { code: 'min_value', params: { min: 60 } })).toBe('Minimalna wartość to 60');
+    expect(fieldMessage(ko, { code: 'max_value', params: { max: 200 } })).toBe('최댓값은 200입니다');
+    const server = new ApiError(400, {
+      code: 'validation.failed',
+      errors: [{ path: 'port', code: 'max_value', message: 'Maximum value is 65535', params: { max: 65535 } }],
+    });
+    const port = issuesFromProblem(server)?.port;
+    expect(port && fieldMessage(t, port)).toBe('Maximum value is 65535');
+    const local = NetworkBodySchema.shape.keepalive_interval.safeParse(-1);
+    const keepalive = local.success ? undefined : issuesFromZod(local.error)[''];
+    expect(keepalive && fieldMessage(t, keepalive)).toBe('Minimum value is 0');
+  });
+
+  it('names the user or group that was not found, and says a reserved name or a non-http logo address is refused', () => {
+    const notFound = new ApiError(404, {
+      code: 'user.not_found',
+      errors: [{ path: 'username', code: 'user.not_found', message: 'User not found: ghost', params: { username: 'ghost' } }],
+    });
+    const issue = issuesFromProblem(notFound)?.username;
+    expect(issue && fieldMessage(t, issue)).toBe('User not found: ghost');
+    expect(fieldMessage(t, { code: 'reserved' })).toBe('This name is reserved');
+    expect(fieldMessage(t, { code: 'url.http' })).toBe('Use an http(s) address or a path starting with /');
   });
 
   it('maps problem codes, falling back to the generic message', () => {

@@ -42,11 +42,14 @@ export function issuesFromProblem(error: unknown): FieldIssues | undefined {
   return out;
 }
 
+/** Codes whose message names a bound (spec §5): the bound's param, and the `_plain` text without it. */
+const BOUND_PARAMS: Record<string, 'min' | 'max'> = { max_length: 'max', min_length: 'min', max_value: 'max', min_value: 'min' };
+
 /** Field code → translated message (spec §5 wording), with `{{max}}`/`{{min}}` when known. */
 export function fieldMessage(t: Translate, issue: FieldIssue): string {
   const { code, params } = issue;
-  if (code === 'max_length') return params?.max !== undefined ? t('field.max_length', params) : t('field.max_length_plain');
-  if (code === 'min_length') return params?.min !== undefined ? t('field.min_length', params) : t('field.min_length_plain');
+  const bound = BOUND_PARAMS[code];
+  if (bound && params?.[bound] === undefined) return t(`field.${code}_plain` as MessageKey);
   const key = `field.${code}`;
   return isMessageKey(key) ? t(key as MessageKey, params) : t('field.invalid');
 }

@@ -54,6 +54,10 @@ export const authRoutes: FastifyPluginAsyncZod<SessionCookieOptions> = async (ap
   app.get(
     '/api/v1/info',
     { schema: { tags: ['system'], summary: 'Application information', response: { 200: InfoSchema, ...problems(401) } } },
-    async () => ({ version: APP_VERSION, network_present: await app.services.networks.isAnyPresent(), smtp_enabled: false }),
+    async () => ({
+      version: APP_VERSION,
+      network_present: await app.services.networks.isAnyPresent(),
+      smtp_enabled: await app.services.settings.isSmtpEnabled(),
+    }),
   );
 };

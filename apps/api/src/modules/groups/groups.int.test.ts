@@ -63,8 +63,10 @@ describe('groups', () => {
     expect(codes(await as(admin).post('/api/v1/group', { name: 'ok', is_admin: 'yes' }))).toEqual(['is_admin:invalid_type']);
     expect(codes(await as(admin).post('/api/v1/group', { name: 'ok', color: 'red' }))).toEqual(['color:unknown_field']);
     const unknownMember = await as(admin).post('/api/v1/group', { name: 'ok', members: ['alice', 'ghost'] });
-    expect(problemOf(unknownMember)).toMatchObject({ status: 400, code: 'group.member_not_found' });
-    expect(codes(unknownMember)).toEqual(['members:invalid']);
+    expect(problemOf(unknownMember)).toMatchObject({ status: 400, code: 'validation.failed' });
+    expect(unknownMember.json().errors).toEqual([
+      { path: 'members', code: 'user.not_found', message: 'User not found: ghost', params: { username: 'ghost' } },
+    ]);
     expect(await snapshot(t.database)).toBe(before);
   });
 
@@ -87,8 +89,11 @@ describe('groups', () => {
     expect(problemOf(taken).code).toBe('group.name_taken');
     expect((await as(admin).put('/api/v1/group/crew', { name: 'Crew' })).json().name).toBe('Crew');
     expect(problemOf(await as(admin).put('/api/v1/group/nope', { name: 'nope' })).code).toBe('group.not_found');
+    expect(codes(await as(admin).put('/api/v1/group/crew', { name: 'crew/x' }))).toEqual(['name:no_special_chars']);
+    expect(codes(await as(admin).put('/api/v1/group/crew', { name: 'admin' }))).toEqual(['name:name_taken']);
     const ghost = await as(admin).put('/api/v1/group/crew', { name: 'crew', members: ['ghost'] });
-    expect(problemOf(ghost).code).toBe('group.member_not_found');
+    expect(problemOf(ghost).code).toBe('validation.failed');
+    expect(codes(ghost)).toEqual(['members:user.not_found']);
   });
 
   it('deletes a group: 204 then 404; memberships go with it', async () => {
@@ -105,10 +110,12 @@ describe('groups', () => {
     expect(added.json()).toEqual({ name: 'staff', members: ['alice'], is_admin: false });
     // Adding twice is harmless.
     expect((await as(admin).post('/api/v1/group/staff', { username: 'alice' })).json().members).toEqual(['alice']);
-    expect(problemOf(await as(admin).post('/api/v1/group/staff', { username: 'ghost' }))).toMatchObject({
-      status: 400,
-      code: 'group.member_not_found',
-    });
+    // The console shows the field error next to the input: the user was not found, by name.
+    const ghost = await as(admin).post('/api/v1/group/staff', { username: 'ghost' });
+    expect(problemOf(ghost)).toMatchObject({ status: 404, code: 'user.not_found' });
+    expect(ghost.json().errors).toEqual([
+      { path: 'username', code: 'user.not_found', message: 'User not found: ghost', params: { username: 'ghost' } },
+    ]);
     expect(problemOf(await as(admin).post('/api/v1/group/nope', { username: 'alice' })).code).toBe('group.not_found');
     expect(codes(await as(admin).post('/api/v1/group/staff', {}))).toEqual(['username:required']);
 
@@ -129,9 +136,9 @@ describe('groups', () => {
     expect(problemOf(await as(admin).post('/api/v1/groups-assign', { groups: ['a', 'zzz'], users: ['alice'] })).code).toBe(
       'group.not_found',
     );
-    expect(problemOf(await as(admin).post('/api/v1/groups-assign', { groups: ['a'], users: ['alice', 'ghost'] })).code).toBe(
-      'group.member_not_found',
-    );
+    const ghost = await as(admin).post('/api/v1/groups-assign', { groups: ['a'], users: ['alice', 'ghost'] });
+    expect(problemOf(ghost).code).toBe('validation.failed');
+    expect(codes(ghost)).toEqual(['users:user.not_found']);
     expect(codes(await as(admin).post('/api/v1/groups-assign', { groups: [], users: [] }))).toEqual(['groups:required', 'users:required']);
     expect(await snapshot(t.database)).toBe(before);
   });
@@ -145,7 +152,7 @@ describe('groups', () => {
     expect(ok.statusCode).toBe(204);
     expect((await as(admin).get('/api/v1/group/bulk')).json().members).toHaveLength(1000);
     const unknown = await as(admin).put('/api/v1/group/bulk', { name: 'bulk', members: [...names, ...names.map((n) => `${n}x`)] });
-    expect(problemOf(unknown).code).toBe('group.member_not_found');
+    expect(problemOf(unknown).code).toBe('validation.failed');
     expect(unknown.json().detail).toMatch(/and 980 more$/);
   });
 

@@ -1,4 +1,11 @@
-import type { CreateGroupBody, Group, GroupInfo, GroupsAssignBody, UpdateGroupBody } from '@palisade/contracts';
+import {
+  type CreateGroupBody,
+  type Group,
+  type GroupInfo,
+  type GroupsAssignBody,
+  isReservedGroupName,
+  type UpdateGroupBody,
+} from '@palisade/contracts';
 import type { Db } from '#src/db/client.js';
 import { isUniqueViolation } from '#src/lib/db-errors.js';
 import { HttpProblem } from '#src/lib/problem.js';
@@ -15,6 +22,19 @@ const nameTaken = () =>
   new HttpProblem(400, 'group.name_taken', 'Name already taken.', [{ path: 'name', code: 'name_taken', message: 'Name already taken' }]);
 const groupNotFound = (name: string) => new HttpProblem(404, 'group.not_found', `Group '${name}' does not exist.`);
 
+/** A field error naming users that do not exist (the console shows it next to the field). */
+const userNotFoundField = (path: string, username: string) => ({
+  path,
+  code: 'user.not_found',
+  message: `User not found: ${username}`,
+  params: { username },
+});
+
+const reservedName = () =>
+  new HttpProblem(400, 'validation.failed', 'This group name is reserved.', [
+    { path: 'name', code: 'reserved', message: 'This name is reserved' },
+  ]);
+
 /** Resolves usernames to ids; unknown names are a 400 naming them. */
 async function resolveUsers(tx: Db, usernames: string[], path: string): Promise<number[]> {
   // One query for the whole list: a body may name thousands of users.
@@ -24,7 +44,7 @@ async function resolveUsers(tx: Db, usernames: string[], path: string): Promise<
   const ids = found.map((u) => u.id);
   if (missing.length > 0) {
     const shown = missing.length > 20 ? `${missing.slice(0, 20).join(', ')} and ${missing.length - 20} more` : missing.join(', ');
-    throw new HttpProblem(400, 'group.member_not_found', `Unknown users: ${shown}`, [{ path, code: 'invalid', message: 'Invalid value' }]);
+    throw new HttpProblem(400, 'validation.failed', `Unknown users: ${shown}`, [userNotFoundField(path, shown)]);
   }
   return ids;
 }
@@ -82,7 +102,11 @@ export class GroupsService {
 
   async update(name: string, body: UpdateGroupBody): Promise<Group> {
     const group = await this.#require(name);
-    if (body.name.toLowerCase() !== group.name.toLowerCase() && (await this.#repo.findByName(body.name))) throw nameTaken();
+    if (body.name.toLowerCase() !== group.name.toLowerCase()) {
+      // The update schema lets an existing group keep a name that became reserved; a rename may not.
+      if (isReservedGroupName(body.name)) throw reservedName();
+      if (await this.#repo.findByName(body.name)) throw nameTaken();
+    }
     await withAdminInvariant(this.db, async (tx) => {
       const repo = new GroupsRepo(tx);
       await repo.update(group.id, { name: body.name, ...(body.is_admin !== undefined ? { isAdmin: body.is_admin } : {}) });
@@ -117,7 +141,12 @@ export class GroupsService {
       const missing = body.groups.filter((g) => !groups.some((f) => f.name.toLowerCase() === g.toLowerCase()));
       if (missing.length > 0) {
         throw new HttpProblem(400, 'group.not_found', `Unknown groups: ${missing.join(', ')}`, [
-          { path: 'groups', code: 'invalid', message: 'Invalid value' },
+          {
+            path: 'groups',
+            code: 'group.not_found',
+            message: `Group not found: ${missing.join(', ')}`,
+            params: { name: missing.join(', ') },
+          },
         ]);
       }
       const userIds = await resolveUsers(tx, body.users, 'users');
@@ -130,9 +159,7 @@ export class GroupsService {
     const group = await this.#require(groupName);
     const user = await new UsersRepo(this.db).findByUsername(username);
     if (!user) {
-      throw new HttpProblem(400, 'group.member_not_found', `User '${username}' does not exist.`, [
-        { path: 'username', code: 'invalid', message: 'Invalid value' },
-      ]);
+      throw new HttpProblem(404, 'user.not_found', `User '${username}' does not exist.`, [userNotFoundField('username', username)]);
     }
     await this.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;

@@ -1,6 +1,9 @@
 import { DEFAULT_SETTINGS } from '@palisade/contracts';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, problemOf, resetDatabase, snapshot, type TestApp, USER_PASSWORD } from '#test/helpers.js';
+import { addDevice, createLocation } from '#test/network-fixtures.js';
+import { MODULE_FLAGS_TTL_MS, SettingsService } from './settings.service.js';
 
 const FULL = {
   instance_name: 'Acme VPN',
@@ -84,8 +87,9 @@ describe('settings', () => {
     [{ instance_name: '   ' }, 'instance_name:required'],
     [{ instance_name: 'x'.repeat(65) }, 'instance_name:max_length'],
     [{ instance_name: 42 }, 'instance_name:invalid_type'],
-    [{ main_logo_url: 'javascript:alert(1)' }, 'main_logo_url:invalid'],
-    [{ nav_logo_url: 'ftp://example.com/a.png' }, 'nav_logo_url:invalid'],
+    [{ main_logo_url: 'javascript:alert(1)' }, 'main_logo_url:url.http'],
+    [{ nav_logo_url: 'ftp://example.com/a.png' }, 'nav_logo_url:url.http'],
+    [{ main_logo_url: 'ftp://bad' }, 'main_logo_url:url.http'],
     [{ nav_logo_url: `https://e.com/${'a'.repeat(2048)}` }, 'nav_logo_url:max_length'],
     [{ wireguard_enabled: 'true' }, 'wireguard_enabled:invalid_type'],
     [{ theme: 'dark' }, 'theme:unknown_field'],
@@ -117,5 +121,72 @@ describe('settings', () => {
     }
     expect(await snapshot(t.database)).toBe(before);
     expect((await t.request('GET', '/api/v1/settings_essentials', { cookie: user })).statusCode).toBe(200);
+  });
+
+  describe('module flags', () => {
+    const setWireguard = async (enabled: boolean) => {
+      const res = await t.request('PATCH', '/api/v1/settings', { cookie: admin, payload: { wireguard_enabled: enabled } });
+      expect(res.statusCode).toBe(200);
+    };
+
+    it('a disabled WireGuard module answers 404 module.disabled on its routes, for admins and users; enabled again, they work', async () => {
+      const location = await createLocation(t.app, admin);
+      const device = (await addDevice(t.app, user, 'alice')).device;
+      const adminCalls = [
+        ['GET', '/api/v1/network'],
+        ['GET', `/api/v1/network/${location.id}`],
+        ['GET', `/api/v1/network/${location.id}/token`],
+        ['GET', `/api/v1/network/${location.id}/gateways`],
+        ['GET', '/api/v1/network/stats'],
+        ['GET', '/api/v1/device'],
+        ['GET', '/api/v1/device/network'],
+      ] as const;
+      const userCalls = [
+        ['GET', '/api/v1/device/user/alice'],
+        ['GET', `/api/v1/device/${device.id}`],
+        ['GET', `/api/v1/network/${location.id}/device/${device.id}/config`],
+      ] as const;
+      try {
+        await setWireguard(false);
+        for (const [method, url] of [...adminCalls, ...userCalls]) {
+          const res = await t.request(method, url, { cookie: admin });
+          expect(problemOf(res), url).toMatchObject({ status: 404, code: 'module.disabled' });
+          expect(res.json().detail).toBe('The WireGuard module is disabled.');
+        }
+        for (const [method, url] of userCalls) {
+          expect(problemOf(await t.request(method, url, { cookie: user })), url).toMatchObject({ status: 404, code: 'module.disabled' });
+        }
+        const created = await t.request('POST', '/api/v1/device/alice', { cookie: user, payload: { name: 'x', wireguard_pubkey: 'k' } });
+        expect(problemOf(created)).toMatchObject({ status: 404, code: 'module.disabled' });
+        // Anonymous callers still hear 401; identity and settings routes are not part of the module.
+        expect(problemOf(await t.request('GET', '/api/v1/network'))).toMatchObject({ status: 401 });
+        expect((await t.request('GET', '/api/v1/me', { cookie: user })).statusCode).toBe(200);
+        expect((await t.request('GET', '/api/v1/user', { cookie: admin })).statusCode).toBe(200);
+        expect((await t.request('GET', '/api/v1/settings', { cookie: admin })).json()).toMatchObject({ wireguard_enabled: false });
+      } finally {
+        await setWireguard(true);
+      }
+      for (const [method, url] of [...adminCalls, ...userCalls]) {
+        expect((await t.request(method, url, { cookie: admin })).statusCode, url).toBe(200);
+      }
+      for (const [method, url] of userCalls) expect((await t.request(method, url, { cookie: user })).statusCode, url).toBe(200);
+    });
+
+    it('reads the flags from the database once per TTL, and at once after a write in this process', async () => {
+      let now = 1_000_000;
+      const service = new SettingsService(t.database.db, () => now);
+      expect(await service.moduleFlags()).toMatchObject({ wireguard: true });
+      // Another replica writes: this one keeps its copy until the TTL has passed, without a query.
+      await t.database.db.execute(sql`update settings set wireguard_enabled = false`);
+      expect(service.moduleFlags()).toMatchObject({ wireguard: true });
+      now += MODULE_FLAGS_TTL_MS;
+      expect(await service.moduleFlags()).toMatchObject({ wireguard: false });
+      await service.update({ wireguard_enabled: true, openid_enabled: false });
+      expect(service.moduleFlags()).toEqual({ wireguard: true, webhooks: true, worker: true, openid: false });
+    });
+  });
+
+  it('GET /info derives smtp_enabled from the settings (no SMTP server can be configured yet: false)', async () => {
+    expect((await t.request('GET', '/api/v1/info', { cookie: user })).json()).toMatchObject({ smtp_enabled: false });
   });
 });

@@ -1,6 +1,30 @@
-import type { EnterpriseSettings, PatchEnterpriseSettingsBody, PatchSettingsBody, Settings } from '@palisade/contracts';
+import type { EnterpriseSettings, Module, PatchEnterpriseSettingsBody, PatchSettingsBody, Settings } from '@palisade/contracts';
 import type { Db } from '#src/db/client.js';
 import { SettingsRepo, type SettingsRow } from './settings.repo.js';
+
+/** Which modules are enabled (settings `<module>_enabled`); the access plugin gates routes on it. */
+export type ModuleFlags = Record<Module, boolean>;
+
+/**
+ * How long another replica may keep serving a module after an admin disabled it elsewhere. The
+ * process that writes the settings refreshes at once; others re-read within this time, so the
+ * access check costs one query per process every few seconds, not one per request.
+ */
+export const MODULE_FLAGS_TTL_MS = 5_000;
+
+const toModuleFlags = (row: SettingsRow): ModuleFlags => ({
+  wireguard: row.wireguardEnabled,
+  webhooks: row.webhooksEnabled,
+  worker: row.workerEnabled,
+  openid: row.openidEnabled,
+});
+
+/**
+ * Whether outgoing mail is configured (GET /info `smtp_enabled`). Settings hold no SMTP server
+ * yet, so nothing can be sent and the answer is false; the SMTP settings work derives it here from
+ * the stored server and sender address, and every caller follows.
+ */
+export const isSmtpConfigured = (_row: SettingsRow): boolean => false;
 
 export const toSettings = (row: SettingsRow): Settings => ({
   instance_name: row.instanceName,
@@ -20,13 +44,46 @@ export const toEnterpriseSettings = (row: SettingsRow): EnterpriseSettings => ({
 
 export class SettingsService {
   readonly #repo: SettingsRepo;
+  #flags: { value: ModuleFlags; readAt: number } | undefined;
+  #flagsLoading: Promise<ModuleFlags> | undefined;
+  #writes = 0;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly now: () => number = Date.now,
+  ) {
     this.#repo = new SettingsRepo(db);
   }
 
   async get(): Promise<Settings> {
     return toSettings(await this.#repo.get());
+  }
+
+  /** The module flags from memory (re-read after MODULE_FLAGS_TTL_MS; one read at a time). */
+  moduleFlags(): ModuleFlags | Promise<ModuleFlags> {
+    const cached = this.#flags;
+    if (cached && this.now() - cached.readAt < MODULE_FLAGS_TTL_MS) return cached.value;
+    this.#flagsLoading ??= this.#loadFlags().finally(() => {
+      this.#flagsLoading = undefined;
+    });
+    return this.#flagsLoading;
+  }
+
+  async #loadFlags(): Promise<ModuleFlags> {
+    const writes = this.#writes;
+    const row = await this.#repo.get();
+    // A write in this process while the read was in flight is newer than what the read saw.
+    if (writes === this.#writes) this.#remember(row);
+    return toModuleFlags(row);
+  }
+
+  async isSmtpEnabled(): Promise<boolean> {
+    return isSmtpConfigured(await this.#repo.get());
+  }
+
+  #remember(row: SettingsRow): SettingsRow {
+    this.#flags = { value: toModuleFlags(row), readAt: this.now() };
+    return row;
   }
 
   async update(body: PatchSettingsBody): Promise<Settings> {
@@ -39,7 +96,8 @@ export class SettingsService {
       ...(body.worker_enabled !== undefined && { workerEnabled: body.worker_enabled }),
       ...(body.openid_enabled !== undefined && { openidEnabled: body.openid_enabled }),
     });
-    return toSettings(row);
+    this.#writes += 1;
+    return toSettings(this.#remember(row));
   }
 
   async getEnterprise(): Promise<EnterpriseSettings> {

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, problemOf, resetDatabase, snapshot, type TestApp, updateBody, USER_PASSWORD, userBody } from '#test/helpers.js';
 
@@ -128,20 +129,38 @@ describe('users', () => {
       expect(await snapshot(t.database)).toBe(before);
     });
 
-    it('names of static routes under /user are taken (PUT /user/change_password is another route)', async () => {
-      for (const username of ['change_password', 'Available']) {
+    it('names of static routes under /user and /device are reserved: refused on create and rename', async () => {
+      // `POST /device/network` would never reach `POST /device/{username}` for a user `network`.
+      for (const username of ['change_password', 'Available', 'network', 'USER']) {
         const res = await create(userBody(username));
-        expect(problemOf(res)).toMatchObject({ status: 400, code: 'user.username_taken' });
+        expect(problemOf(res)).toMatchObject({ status: 400, code: 'validation.failed' });
+        expect(res.json().errors).toEqual([
+          expect.objectContaining({ path: 'username', code: 'reserved', message: 'This name is reserved' }),
+        ]);
         const check = await t.request('POST', '/api/v1/user/available', { cookie: admin, payload: { username } });
         expect(check.json()).toEqual({ available: false });
       }
       await t.newUser(admin, 'renamer');
       const user = (await t.request('GET', '/api/v1/user/renamer', { cookie: admin })).json();
-      const rename = await t.request('PUT', '/api/v1/user/renamer', {
-        cookie: admin,
-        payload: updateBody(user, { username: 'CHANGE_PASSWORD' }),
-      });
-      expect(problemOf(rename).code).toBe('user.username_taken');
+      const before = await snapshot(t.database);
+      for (const username of ['CHANGE_PASSWORD', 'network']) {
+        const rename = await t.request('PUT', '/api/v1/user/renamer', { cookie: admin, payload: updateBody(user, { username }) });
+        expect(problemOf(rename)).toMatchObject({ status: 400, code: 'validation.failed' });
+        expect(rename.json().errors).toEqual([expect.objectContaining({ path: 'username', code: 'reserved' })]);
+      }
+      expect(await snapshot(t.database)).toBe(before);
+    });
+
+    it('an account whose name became reserved keeps working where no route shadows it, and is reported', async () => {
+      await t.newUser(admin, 'netwrk');
+      await t.database.db.execute(sql`update users set username = 'network' where username = 'netwrk'`);
+      expect(await t.app.services.users.findReservedUsernames()).toEqual(['network']);
+      const user = (await t.request('GET', '/api/v1/user/network', { cookie: admin })).json();
+      expect(user.username).toBe('network');
+      // Saving the profile unchanged is allowed; only a rename to a reserved word is refused.
+      const save = await t.request('PUT', '/api/v1/user/network', { cookie: admin, payload: updateBody(user, { first_name: 'Net' }) });
+      expect(save.statusCode).toBe(200);
+      expect(save.json()).toMatchObject({ username: 'network', first_name: 'Net' });
     });
 
     it('two concurrent creates of the same name: one 201, one username_taken', async () => {
@@ -321,6 +340,9 @@ describe('users', () => {
         payload: updateBody(bobUser, { first_name: 'Other', groups: ['admin', 'nope'] }),
       });
       expect(problemOf(unknown)).toMatchObject({ status: 400, code: 'group.not_found' });
+      expect(unknown.json().errors).toEqual([
+        { path: 'groups', code: 'group.not_found', message: 'Group not found: nope', params: { name: 'nope' } },
+      ]);
       expect(await snapshot(t.database)).toBe(before);
     });
 

@@ -1,4 +1,12 @@
-import type { CreateUserBody, UpdateUserBody, User, UserList, UserListQuery } from '@palisade/contracts';
+import {
+  type CreateUserBody,
+  isReservedUsername,
+  RESERVED_USERNAMES,
+  type UpdateUserBody,
+  type User,
+  type UserList,
+  type UserListQuery,
+} from '@palisade/contracts';
 import type { Db } from '#src/db/client.js';
 import { isUniqueViolation } from '#src/lib/db-errors.js';
 import { hashPassword, verifyPassword } from '#src/lib/password.js';
@@ -26,11 +34,15 @@ const emailTaken = () =>
     { path: 'email', code: 'email_taken', message: 'Email already in use' },
   ]);
 /**
- * Names that would collide with static routes under `/user/` (`PUT /user/change_password` would
- * never reach `PUT /user/{username}` for a user of that name): treated as taken.
+ * A new username that a static route would shadow (`POST /device/network` is never
+ * `POST /device/{username}`): contracts derive the list from the permission table. The create
+ * schema refuses them already; this covers renames, which the update schema lets through so that
+ * an account created before a word became reserved can still be saved under its own name.
  */
-const RESERVED_USERNAMES = new Set(['change_password', 'available']);
-const isReserved = (username: string) => RESERVED_USERNAMES.has(username.toLowerCase());
+const reservedName = () =>
+  new HttpProblem(400, 'validation.failed', 'This username is reserved.', [
+    { path: 'username', code: 'reserved', message: 'This name is reserved' },
+  ]);
 
 export const userNotFound = (username: string) => new HttpProblem(404, 'user.not_found', `User '${username}' does not exist.`);
 
@@ -78,11 +90,20 @@ export class UsersService {
   }
 
   async isAvailable(username: string): Promise<boolean> {
-    return !isReserved(username) && (await this.#repo.findByUsername(username)) === undefined;
+    return !isReservedUsername(username) && (await this.#repo.findByUsername(username)) === undefined;
+  }
+
+  /**
+   * Accounts whose name became reserved after they were created (a newer static route shadows
+   * it). They keep working on every route that is not shadowed; main.ts logs them at start.
+   */
+  async findReservedUsernames(): Promise<string[]> {
+    return (await this.#repo.findManyByUsername([...RESERVED_USERNAMES])).map((u) => u.username);
   }
 
   async create(body: CreateUserBody): Promise<User> {
-    if (isReserved(body.username) || (await this.#repo.findByUsername(body.username))) throw usernameTaken();
+    if (isReservedUsername(body.username)) throw reservedName();
+    if (await this.#repo.findByUsername(body.username)) throw usernameTaken();
     if (await this.#repo.findByEmail(body.email)) throw emailTaken();
     const passwordHash = body.password ? await hashPassword(body.password) : null;
     const row = await this.#repo
@@ -108,11 +129,9 @@ export class UsersService {
       if (body.is_active !== undefined && body.is_active !== current.isActive)
         throw forbidden('Only administrators can change the status.');
     }
-    if (
-      body.username.toLowerCase() !== target.username.toLowerCase() &&
-      (isReserved(body.username) || (await this.#repo.findByUsername(body.username)))
-    ) {
-      throw usernameTaken();
+    if (body.username.toLowerCase() !== target.username.toLowerCase()) {
+      if (isReservedUsername(body.username)) throw reservedName();
+      if (await this.#repo.findByUsername(body.username)) throw usernameTaken();
     }
     if (body.email.toLowerCase() !== target.email.toLowerCase() && (await this.#repo.findByEmail(body.email))) {
       throw emailTaken();
@@ -135,7 +154,12 @@ export class UsersService {
         const missing = body.groups.filter((g) => !found.some((f) => f.name.toLowerCase() === g.toLowerCase()));
         if (missing.length > 0) {
           throw new HttpProblem(400, 'group.not_found', `Unknown groups: ${missing.join(', ')}`, [
-            { path: 'groups', code: 'invalid', message: 'Invalid value' },
+            {
+              path: 'groups',
+              code: 'group.not_found',
+              message: `Group not found: ${missing.join(', ')}`,
+              params: { name: missing.join(', ') },
+            },
           ]);
         }
         await new GroupsRepo(tx).setUserGroups(
