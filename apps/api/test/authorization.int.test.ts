@@ -6,6 +6,7 @@ import { groupMembers, groups, sessions, users } from '#src/db/schema/index.js';
 import { randomToken, sha256 } from '#src/lib/crypto.js';
 import { hashPassword } from '#src/lib/password.js';
 import { createTestApp, type HttpMethod, snapshot, type TestApp, USER_PASSWORD } from '#test/helpers.js';
+import { createLocation, newKey } from '#test/network-fixtures.js';
 
 /**
  * ARCHITECTURE.md §4: walk every registered `/api/v1` route and check it against the permission
@@ -68,6 +69,9 @@ function bodyFor(key: string, f: Fixture, target: string): unknown {
       return { groups: [f.group], users: [f.user] };
     case 'POST /api/v1/group/:group':
       return { username: f.user };
+    case 'POST /api/v1/device/:username':
+    case 'PUT /api/v1/device/:id':
+      return { name: `walkdevice${f.n}`, wireguard_pubkey: newKey() };
     default:
       return {};
   }
@@ -241,5 +245,41 @@ describe('route-walking authorization', () => {
       const { res } = await call(key, actor);
       expect(res.statusCode, `${key} as ${actor}: ${res.body.slice(0, 300)}`).toBeLessThan(300);
     }
+  });
+
+  it('with manual config disabled, no route gives a non-admin a config or what renders one', async () => {
+    // Spec §6. Walks every registered route (not a list of today's routes) as a non-admin who
+    // owns a device in a location; path parameters name that user, device and location.
+    const admin = await sessionFor((await fixture()).adminId);
+    const location = await createLocation(t.app, admin, { address: ['10.77.0.1/24'], allowed_ips: ['10.77.0.0/24'] });
+    const lock = await t.request('PATCH', '/api/v1/settings_enterprise', { cookie: admin, payload: { disable_manual_config: true } });
+    expect(lock.statusCode, lock.body).toBe(200);
+    // A rendered config, or the location's key it is rendered from (endpoint and addresses alone build no tunnel).
+    const secrets = ['[Interface]', '[Peer]', location.pubkey, '"config":"'];
+    const statuses = new Map<string, number>();
+    for (const key of apiRoutes()) {
+      const [method, pattern] = key.split(' ') as [HttpMethod, string];
+      const f = await fixture();
+      const made = await t.request('POST', `/api/v1/device/${f.user}`, {
+        cookie: admin,
+        payload: { name: 'owned', wireguard_pubkey: newKey() },
+      });
+      const deviceId = String(made.json().device.id);
+      const url = pattern.replace(/:(\w+)/g, (_m, param: string) => {
+        if (param === 'username') return f.user;
+        if (param === 'name' || param === 'group') return f.group;
+        if (param === 'device_id' || (param === 'id' && pattern.startsWith('/api/v1/device/'))) return deviceId;
+        return String(location.id);
+      });
+      const payload = method === 'GET' || method === 'DELETE' ? undefined : bodyFor(key, f, f.user);
+      const res = await t.request(method, url, { cookie: await sessionFor(f.userId), payload });
+      statuses.set(key, res.statusCode);
+      const leaked = secrets.filter((secret) => res.body.includes(secret));
+      expect(leaked, `${key} as the device owner: ${res.statusCode} ${res.body.slice(0, 300)}`).toEqual([]);
+    }
+    // Guards the walk: the routes that hand out configs were really reached with valid input.
+    expect(statuses.get('POST /api/v1/device/:username')).toBe(201);
+    expect(statuses.get('GET /api/v1/device/:id')).toBe(200);
+    expect(statuses.get('GET /api/v1/network/:network_id/device/:device_id/config')).toBe(403);
   });
 });

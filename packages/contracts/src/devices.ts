@@ -40,11 +40,15 @@ export const DeviceSchema = z
   .meta({ id: 'Device' });
 export type Device = z.infer<typeof DeviceSchema>;
 
+/**
+ * A device's place in one location and its rendered config. `config` is omitted for non-admins
+ * while manual WireGuard config is disabled (enterprise settings, spec §6).
+ */
 export const DeviceConfigSchema = z.object({
   network_id: z.number().int(),
   network_name: z.string(),
   assigned_ips: z.array(z.string()),
-  config: z.string(),
+  config: z.string().optional(),
 });
 export type DeviceConfig = z.infer<typeof DeviceConfigSchema>;
 
@@ -55,7 +59,15 @@ export const WireGuardConfigTextSchema = z
 
 export const CreateDeviceBodySchema = z.strictObject({ name: deviceNameSchema, wireguard_pubkey: wireguardKeySchema });
 export const UpdateDeviceBodySchema = CreateDeviceBodySchema;
-export const CreatedDeviceSchema = z.object({ device: DeviceSchema, configs: z.array(DeviceConfigSchema) }).meta({ id: 'CreatedDevice' });
+export const CreatedDeviceSchema = z
+  .object({
+    device: DeviceSchema,
+    configs: z.array(DeviceConfigSchema),
+    /** True when the configs carry no `config` because manual config is disabled for the caller. */
+    config_disabled: z.boolean().optional(),
+  })
+  .meta({ id: 'CreatedDevice' });
+export type CreatedDevice = z.infer<typeof CreatedDeviceSchema>;
 
 export const DeviceIdParamsSchema = z.strictObject({ id: z.coerce.number({ error: 'number' }).int().min(1).max(2_147_483_647) });
 export const DeviceConfigParamsSchema = z.strictObject({

@@ -96,6 +96,20 @@ describe('user devices', () => {
     expect((await inject('GET', url, admin)).statusCode).toBe(200);
   });
 
+  it('with manual config disabled a user adding a device learns its placement, not its config', async () => {
+    await inject('PATCH', '/api/v1/settings_enterprise', admin, { disable_manual_config: true });
+    const location = (await inject('GET', `/api/v1/network/${locationId}`, admin)).json();
+    const mine = await inject('POST', '/api/v1/device/alice', alice, { name: 'locked', wireguard_pubkey: newKey() });
+    expect(mine.statusCode).toBe(201);
+    expect(mine.json()).toMatchObject({ config_disabled: true, configs: [{ network_id: locationId, assigned_ips: ['10.90.0.2'] }] });
+    expect(mine.json().configs[0]).not.toHaveProperty('config');
+    expect(mine.body).not.toContain('[Interface]');
+    expect(mine.body).not.toContain(location.pubkey);
+    const byAdmin = await inject('POST', '/api/v1/device/alice', admin, { name: 'unlocked', wireguard_pubkey: newKey() });
+    expect(byAdmin.json().configs[0].config).toContain('[Interface]');
+    expect(byAdmin.json()).not.toHaveProperty('config_disabled');
+  });
+
   it('with all-traffic routing disabled default routes are never offered', async () => {
     const { device } = await addDevice(t.app, alice, 'alice');
     const url = `/api/v1/network/${locationId}/device/${device.id}/config`;

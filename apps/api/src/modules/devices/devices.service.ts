@@ -1,4 +1,4 @@
-import type { Device, DeviceConfig } from '@palisade/contracts';
+import type { CreatedDevice, Device, DeviceConfig } from '@palisade/contracts';
 import type { Db } from '#src/db/client.js';
 import { isUniqueViolation } from '#src/lib/db-errors.js';
 import { forbidden, HttpProblem } from '#src/lib/problem.js';
@@ -10,6 +10,8 @@ import { UsersRepo } from '#src/modules/users/users.repo.js';
 import type { Actor } from '#src/modules/users/users.service.js';
 import { pageRowToDevice, toDevice } from './devices.mapper.js';
 import { type DeviceRow, DevicesRepo } from './devices.repo.js';
+
+type RenderedConfig = DeviceConfig & { config: string };
 
 export const deviceNotFound = (id: number) => new HttpProblem(404, 'device.not_found', `Device ${id} does not exist.`);
 export const deviceNameTaken = () =>
@@ -63,11 +65,11 @@ export class DevicesService {
     return rows.map((r) => toDevice(r, ips, r.userId === null ? undefined : names.get(r.userId)));
   }
 
-  async configsOf(deviceId: number): Promise<DeviceConfig[]> {
+  async configsOf(deviceId: number): Promise<RenderedConfig[]> {
     const ips = await this.#repo.ipsOf([deviceId]);
     const { disable_all_traffic } = await this.settings.getEnterprise();
     const networks = new NetworksRepo(this.db);
-    const out: DeviceConfig[] = [];
+    const out: RenderedConfig[] = [];
     for (const locationId of new Set(ips.map((r) => r.locationId))) {
       const location = await networks.findById(locationId);
       if (!location) continue;
@@ -82,11 +84,7 @@ export class DevicesService {
     return out;
   }
 
-  async create(
-    actor: Actor,
-    username: string,
-    body: { name: string; wireguard_pubkey: string },
-  ): Promise<{ device: Device; configs: DeviceConfig[] }> {
+  async create(actor: Actor, username: string, body: { name: string; wireguard_pubkey: string }): Promise<CreatedDevice> {
     await this.#assertMayManage(actor);
     const owner = await new UsersRepo(this.db).findByUsername(username);
     if (!owner) throw new HttpProblem(404, 'user.not_found', `User '${username}' does not exist.`);
@@ -105,7 +103,13 @@ export class DevicesService {
     }).catch(uniqueDeviceProblem);
     const [device] = await this.#view([row]);
     if (!device) throw deviceNotFound(row.id);
-    return { device, configs: await this.configsOf(row.id) };
+    const configs = await this.configsOf(row.id);
+    // Spec §6: with manual config disabled a non-admin learns where the device was placed, not
+    // the config (nor the location's key and endpoint it is rendered from).
+    if (!actor.isAdmin && (await this.settings.getEnterprise()).disable_manual_config) {
+      return { device, configs: configs.map(({ config: _config, ...placement }) => placement), config_disabled: true };
+    }
+    return { device, configs };
   }
 
   async list(query: { page: number; per_page: number; search?: string | undefined }) {

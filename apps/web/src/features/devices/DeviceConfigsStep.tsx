@@ -33,18 +33,20 @@ export function DeviceConfigsStep({ deviceName, configs, privateKey, onFinish }:
           <p className="banner banner--info config-step__note">{t('addDevice.ownKeyNote')}</p>
         )}
         {configs.length === 0 ? <p className="muted">{t('addDevice.noLocations')}</p> : null}
-        {(canViewConfig ? configs : []).map((c) => (
-          <section key={c.network_id} className="config-section" aria-label={c.network_name}>
-            <h3 className="config-section__title">
-              {c.network_name} <span className="muted">· {c.assigned_ips.join(', ')}</span>
-            </h3>
-            <ConfigPanel
-              config={privateKey ? withPrivateKey(c.config, privateKey) : c.config}
-              deviceName={deviceName}
-              locationName={c.network_name}
-            />
-          </section>
-        ))}
+        {configs
+          .filter((c): c is DeviceConfig & { config: string } => canViewConfig && c.config !== undefined)
+          .map((c) => (
+            <section key={c.network_id} className="config-section" aria-label={c.network_name}>
+              <h3 className="config-section__title">
+                {c.network_name} <span className="muted">· {c.assigned_ips.join(', ')}</span>
+              </h3>
+              <ConfigPanel
+                config={privateKey ? withPrivateKey(c.config, privateKey) : c.config}
+                deviceName={deviceName}
+                locationName={c.network_name}
+              />
+            </section>
+          ))}
       </div>
       <div className="form-actions card__body">
         <Button variant="primary" onClick={onFinish}>
