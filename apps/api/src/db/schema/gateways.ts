@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { locations } from './networks.js';
+import { devices, locations } from './networks.js';
 
 /**
  * Gateway control plane state (ADR-002, ARCHITECTURE §5).
@@ -93,4 +93,27 @@ export const peerStats = pgTable(
     endpoint: text('endpoint'),
   },
   (t) => [index('peer_stats_location_time_idx').on(t.locationId, t.collectedAt), index('peer_stats_time_idx').on(t.collectedAt)],
+);
+
+/**
+ * Per device and location, the latest handshake a gateway reported, the endpoint it came from
+ * and when the current (or last) connection began: a gap between two reported handshakes longer
+ * than the location's `peer_disconnect_threshold` starts a new connection. Kept by a statement
+ * trigger on `peer_stats` inserts (migration 0010), so device lists read one row per device and
+ * location instead of scanning the stats; survives the stats retention.
+ */
+export const deviceConnections = pgTable(
+  'device_connections',
+  {
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    locationId: integer('location_id')
+      .notNull()
+      .references(() => locations.id, { onDelete: 'cascade' }),
+    latestHandshake: timestamp('latest_handshake', { withTimezone: true }).notNull(),
+    endpoint: text('endpoint'),
+    connectedAt: timestamp('connected_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.locationId] })],
 );
