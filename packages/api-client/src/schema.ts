@@ -1891,9 +1891,67 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Imported peers still waiting to be mapped to users */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PendingPeers"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         put?: never;
-        /** Map imported peers to users */
+        /** Map imported peers to users (all or nothing); mapped peers stop being pending */
         post: {
             parameters: {
                 query?: never;
@@ -3944,8 +4002,9 @@ export interface components {
                 network_id: number;
                 network_name: string;
                 assigned_ips: string[];
-                config: string;
+                config?: string;
             }[];
+            config_disabled?: boolean;
         };
         DeviceListInput: {
             items: components["schemas"]["DeviceInput"][];
@@ -4059,7 +4118,15 @@ export interface components {
             acl_default_allow: boolean;
             pubkey: string;
             created_at: string;
+            pending_peers?: number;
         };
+        PendingPeersInput: {
+            wireguard_pubkey: string;
+            wireguard_ips: string[];
+            device_id?: number;
+            user_id?: number;
+            name?: string;
+        }[];
         ImportNetworkResultInput: {
             network: components["schemas"]["NetworkInput"];
             devices: {
@@ -4192,8 +4259,9 @@ export interface components {
                 network_id: number;
                 network_name: string;
                 assigned_ips: string[];
-                config: string;
+                config?: string;
             }[];
+            config_disabled?: boolean;
         };
         DeviceList: {
             items: components["schemas"]["Device"][];
@@ -4307,7 +4375,15 @@ export interface components {
             acl_default_allow: boolean;
             pubkey: string;
             created_at: string;
+            pending_peers?: number;
         };
+        PendingPeers: {
+            wireguard_pubkey: string;
+            wireguard_ips: string[];
+            device_id?: number;
+            user_id?: number;
+            name?: string;
+        }[];
         ImportNetworkResult: {
             network: components["schemas"]["Network"];
             devices: {

@@ -46,6 +46,8 @@ export const NetworkSchema = z
     acl_default_allow: z.boolean(),
     pubkey: z.string(),
     created_at: z.string(),
+    /** Peers of an imported config still waiting to be mapped to users (omitted when none). */
+    pending_peers: z.number().int().optional(),
   })
   .meta({ id: 'Network' });
 export type Network = z.infer<typeof NetworkSchema>;
@@ -99,6 +101,11 @@ export const ImportedPeerSchema = z.object({
   user_id: z.number().int().optional(),
   name: z.string().optional(),
 });
+export type ImportedPeer = z.infer<typeof ImportedPeerSchema>;
+
+/** GET /network/{id}/devices: the imported peers still waiting to be mapped, in file order. */
+export const PendingPeersSchema = z.array(ImportedPeerSchema).meta({ id: 'PendingPeers' });
+
 export const ImportNetworkResultSchema = z
   .object({ network: NetworkSchema, devices: z.array(ImportedPeerSchema) })
   .meta({ id: 'ImportNetworkResult' });
@@ -115,3 +122,4 @@ export const MapDevicesBodySchema = z.strictObject({
     )
     .max(10_000),
 });
+export type MapDevicesBody = z.infer<typeof MapDevicesBodySchema>;

@@ -245,11 +245,24 @@ export class NetworkDevicesService {
             });
           if (!inside) throw field('wireguard_ips', 'network.ip_outside', 'IP is outside of the location network');
           const check = await checkIp(networks, locationId, location.addresses, ipText);
+          if (!check.ok && check.code === 'network.ip_in_use') {
+            // Name the conflict: which address, held by which device.
+            const holder = (await networks.deviceNameAt(locationId, ipText)) ?? '';
+            const message = `IP ${ipText} is already used by device ${holder}`;
+            throw new HttpProblem(400, 'validation.failed', message, [
+              { path: `devices.${index}.wireguard_ips`, code: check.code, message, params: { ip: ipText, device: holder } },
+            ]);
+          }
           if (!check.ok) throw field('wireguard_ips', check.code, IP_MESSAGES[check.code] ?? 'Invalid IP');
           await networks.insertIp(locationId, device.id, check.ip);
         }
         await placeDevice(t, location, device.id);
       }
+      // Mapped peers stop waiting (the location's import is finished once none are left).
+      await networks.deletePendingPeers(
+        locationId,
+        devices.map((d) => d.wireguard_pubkey),
+      );
       // New devices also join the other locations their owners may use.
       for (const userId of new Set(devices.map((d) => d.user_id))) await syncUserDevices(t, userId);
     });

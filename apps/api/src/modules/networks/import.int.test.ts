@@ -99,7 +99,11 @@ describe('POST /network/import and /network/{id}/devices', () => {
       ],
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors[0]).toMatchObject({ path: 'devices.1.wireguard_ips', code: 'network.ip_in_use' });
+    expect(res.json().errors[0]).toMatchObject({
+      path: 'devices.1.wireguard_ips',
+      code: 'network.ip_in_use',
+      params: { ip: '10.200.0.10', device: 'a' },
+    });
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/device/user/admin', headers: { cookie: admin } })).json()).toEqual([]);
   });
 
@@ -116,6 +120,85 @@ describe('POST /network/import and /network/{id}/devices', () => {
     expect(devices[1]).toMatchObject({ name: 'existing', device_id: expect.any(Number) });
     const mine = (await t.app.inject({ method: 'GET', url: '/api/v1/device/user/admin', headers: { cookie: admin } })).json();
     expect(mine[0].networks[0].device_wireguard_ips).toEqual(['10.200.0.11']);
+  });
+
+  it('an abandoned map step resumes: peers stay pending with the location until mapped', async () => {
+    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie: admin } });
+    const imported = await post('/api/v1/network/import', {
+      name: 'Resume',
+      endpoint: 'r.example.com',
+      config: CONFIG,
+      allowed_groups: [],
+    });
+    expect(imported.statusCode).toBe(201);
+    const { network } = imported.json();
+
+    // The wizard is abandoned here. The location says how many peers wait, and lists them.
+    expect((await get(`/api/v1/network/${network.id}`)).json().pending_peers).toBe(3);
+    expect((await get('/api/v1/network')).json()[0].pending_peers).toBe(3);
+    const pending = await get(`/api/v1/network/${network.id}/devices`);
+    expect(pending.statusCode).toBe(200);
+    expect(pending.json()).toEqual([
+      { wireguard_pubkey: peers[0]?.publicKey, wireguard_ips: ['10.200.0.10'] },
+      { wireguard_pubkey: peers[1]?.publicKey, wireguard_ips: ['10.200.0.11'] },
+      { wireguard_pubkey: peers[2]?.publicKey, wireguard_ips: ['10.200.0.12'] },
+    ]);
+
+    // Importing the same file again points to the unfinished location instead of "name taken".
+    const again = await post('/api/v1/network/import', { name: 'resume', endpoint: 'r.example.com', config: CONFIG, allowed_groups: [] });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject({ code: 'network.import_pending' });
+    expect(again.json().errors[0]).toMatchObject({
+      path: 'name',
+      code: 'network.import_pending',
+      params: { location_id: network.id, count: 3 },
+    });
+
+    // Resume: map the pending peers (a failing submit maps none and keeps all pending).
+    const adminId = (await get('/api/v1/me')).json().id;
+    const body = (ips: string[]) => ({
+      devices: pending.json().map((p: { wireguard_pubkey: string }, i: number) => ({
+        name: `peer-${i}`,
+        wireguard_pubkey: p.wireguard_pubkey,
+        wireguard_ips: [ips[i]],
+        user_id: adminId,
+      })),
+    });
+    const bad = await post(`/api/v1/network/${network.id}/devices`, body(['10.200.0.10', '10.200.0.11', '10.200.0.11']));
+    expect(bad.statusCode).toBe(400);
+    expect((await get(`/api/v1/network/${network.id}/devices`)).json()).toHaveLength(3);
+    const mapped = await post(`/api/v1/network/${network.id}/devices`, body(['10.200.0.10', '10.200.0.11', '10.200.0.12']));
+    expect(mapped.statusCode).toBe(204);
+    expect((await get(`/api/v1/network/${network.id}/devices`)).json()).toEqual([]);
+    expect((await get(`/api/v1/network/${network.id}`)).json()).not.toHaveProperty('pending_peers');
+    const names = (await get('/api/v1/device/user/admin')).json().map((d: { name: string }) => d.name);
+    expect(names.sort()).toEqual(['peer-0', 'peer-1', 'peer-2']);
+
+    // Finished: the name is simply taken now.
+    const third = await post('/api/v1/network/import', { name: 'Resume', endpoint: 'r.example.com', config: CONFIG, allowed_groups: [] });
+    expect(third.json()).toMatchObject({ code: 'network.name_taken' });
+  });
+
+  it("a pending peer's address is not handed to a device added meanwhile", async () => {
+    const config = CONFIG.replace('10.200.0.10/32', '10.200.0.2/32');
+    const { network } = (
+      await post('/api/v1/network/import', { name: 'Held', endpoint: 'h.example.com', config, allowed_groups: [] })
+    ).json();
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/device/admin',
+      headers: { cookie: admin },
+      payload: { name: 'laptop', wireguard_pubkey: generateKeyPair().publicKey },
+    });
+    expect(created.statusCode).toBe(201);
+    const placed = created.json().configs.find((c: { network_id: number }) => c.network_id === network.id);
+    expect(placed.assigned_ips).toEqual(['10.200.0.3']);
+  });
+
+  it('GET /network/{id}/devices of an unknown location is 404', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/network/999999/devices', headers: { cookie: admin } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'network.not_found' });
   });
 
   it('refuses configs over 4 MiB', async () => {

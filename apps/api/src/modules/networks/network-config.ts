@@ -18,6 +18,7 @@ export const toNetwork = (l: LocationRecord): Network => ({
   acl_default_allow: l.aclDefaultAllow,
   pubkey: l.pubkey,
   created_at: l.createdAt.toISOString(),
+  ...(l.pendingPeers > 0 ? { pending_peers: l.pendingPeers } : {}),
 });
 
 const isDefaultRoute = (entry: string) => parseCidr(entry, true)?.prefix === 0;

@@ -1,12 +1,28 @@
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
 import { queryRows } from '#src/db/rows.js';
-import { deviceIps, devices, groupMembers, groups, ipAllocationCursors, locationGroups, locations, users } from '#src/db/schema/index.js';
+import {
+  deviceIps,
+  devices,
+  groupMembers,
+  groups,
+  importPendingPeers,
+  ipAllocationCursors,
+  locationGroups,
+  locations,
+  users,
+} from '#src/db/schema/index.js';
 
 export type LocationRow = typeof locations.$inferSelect;
 export type LocationInsert = typeof locations.$inferInsert;
 export interface LocationRecord extends LocationRow {
   allowedGroups: string[];
+  /** Imported peers not mapped to users yet. */
+  pendingPeers: number;
+}
+export interface PendingPeer {
+  wireguardPubkey: string;
+  wireguardIps: string[];
 }
 
 export class NetworksRepo {
@@ -29,6 +45,17 @@ export class NetworksRepo {
   async findById(id: number): Promise<LocationRow | undefined> {
     const [row] = await this.db.select().from(locations).where(eq(locations.id, id)).limit(1);
     return row;
+  }
+
+  /** The name of the device holding `ip` in the location, if any (names an address conflict). */
+  async deviceNameAt(locationId: number, ip: string): Promise<string | undefined> {
+    const [row] = await this.db
+      .select({ name: devices.name })
+      .from(deviceIps)
+      .innerJoin(devices, eq(devices.id, deviceIps.deviceId))
+      .where(and(eq(deviceIps.locationId, locationId), sql`${deviceIps.ip} = ${ip}::inet`))
+      .limit(1);
+    return row?.name;
   }
 
   /** The row locked for the rest of the transaction (serialises changes to one location). */
@@ -55,7 +82,47 @@ export class NetworksRepo {
         ),
       )
       .orderBy(asc(groups.name));
-    return rows.map((r) => ({ ...r, allowedGroups: links.filter((l) => l.locationId === r.id).map((l) => l.name) }));
+    const pending = await this.pendingCounts(rows.map((r) => r.id));
+    return rows.map((r) => ({
+      ...r,
+      allowedGroups: links.filter((l) => l.locationId === r.id).map((l) => l.name),
+      pendingPeers: pending.get(r.id) ?? 0,
+    }));
+  }
+
+  // --- Imported peers waiting to be mapped -----------------------------------------------------
+
+  async pendingCounts(locationIds: number[]): Promise<Map<number, number>> {
+    const rows = await this.db
+      .select({ locationId: importPendingPeers.locationId, n: sql<number>`count(*)`.mapWith(Number) })
+      .from(importPendingPeers)
+      .where(inArray(importPendingPeers.locationId, locationIds))
+      .groupBy(importPendingPeers.locationId);
+    return new Map(rows.map((r) => [r.locationId, r.n]));
+  }
+
+  async pendingPeers(locationId: number): Promise<PendingPeer[]> {
+    return this.db
+      .select({ wireguardPubkey: importPendingPeers.wireguardPubkey, wireguardIps: importPendingPeers.wireguardIps })
+      .from(importPendingPeers)
+      .where(eq(importPendingPeers.locationId, locationId))
+      .orderBy(asc(importPendingPeers.position));
+  }
+
+  async insertPendingPeers(locationId: number, peers: readonly PendingPeer[]): Promise<void> {
+    const rows = peers.map((p, position) => ({ locationId, position, wireguardPubkey: p.wireguardPubkey, wireguardIps: p.wireguardIps }));
+    for (let i = 0; i < rows.length; i += 5000)
+      await this.db
+        .insert(importPendingPeers)
+        .values(rows.slice(i, i + 5000))
+        .onConflictDoNothing();
+  }
+
+  async deletePendingPeers(locationId: number, pubkeys: readonly string[]): Promise<void> {
+    if (pubkeys.length === 0) return;
+    await this.db
+      .delete(importPendingPeers)
+      .where(and(eq(importPendingPeers.locationId, locationId), inArray(importPendingPeers.wireguardPubkey, [...pubkeys])));
   }
 
   async insert(values: LocationInsert): Promise<LocationRow> {
@@ -160,7 +227,8 @@ export class NetworksRepo {
 
   /**
    * One call of `palisade_allocate_ip` (migration 0007): the first free address of `network`
-   * between `first` and `last`, skipping `own` and `reserved`; taken when `take` (under the
+   * between `first` and `last`, skipping `own`, `reserved` and the addresses of the location's
+   * imported peers still waiting to be mapped; taken when `take` (under the
    * location row lock, which the function takes). Undefined when the network is full.
    */
   async allocate(input: {
@@ -175,7 +243,9 @@ export class NetworksRepo {
     const [row] = await queryRows<{ ip: string | null }>(
       this.db,
       sql`select host(palisade_allocate_ip(${input.locationId}::int, ${input.network}::text, ${input.first}::inet,
-        ${input.last}::inet, ${input.own}::inet, ${`{${input.reserved.join(',')}}`}::inet[], ${input.take}::boolean)) as ip`,
+        ${input.last}::inet, ${input.own}::inet,
+        ${`{${input.reserved.join(',')}}`}::inet[] || array(select unnest(p.wireguard_ips)::inet from ${importPendingPeers} p
+          where p.location_id = ${input.locationId}::int), ${input.take}::boolean)) as ip`,
     );
     return row?.ip ?? undefined;
   }

@@ -5,6 +5,7 @@ import {
   NetworkBodySchema,
   NetworkIdParamsSchema,
   NetworkSchema,
+  PendingPeersSchema,
 } from '@palisade/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -45,13 +46,26 @@ export const networksRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => reply.code(201).send(await networks.importConfig(request.body)),
   );
 
+  app.get(
+    '/api/v1/network/:id/devices',
+    {
+      schema: {
+        tags,
+        summary: 'Imported peers still waiting to be mapped to users',
+        params: NetworkIdParamsSchema,
+        response: { 200: PendingPeersSchema, ...problems(400, 401, 403, 404) },
+      },
+    },
+    (request) => networks.pendingPeers(request.params.id),
+  );
+
   app.post(
     '/api/v1/network/:id/devices',
     {
       bodyLimit: IMPORT_BODY_LIMIT,
       schema: {
         tags,
-        summary: 'Map imported peers to users',
+        summary: 'Map imported peers to users (all or nothing); mapped peers stop being pending',
         params: NetworkIdParamsSchema,
         body: MapDevicesBodySchema,
         response: { 204: z.null(), ...problems(400, 401, 403, 404) },

@@ -1,4 +1,4 @@
-import type { Network, NetworkBody } from '@palisade/contracts';
+import type { ImportedPeer, Network, NetworkBody } from '@palisade/contracts';
 import {
   ConfigParseError,
   canonicalNetwork,
@@ -160,10 +160,28 @@ export class NetworksService {
     return this.secrets.decrypt((await this.require(id)).privateKeyEnc);
   }
 
+  /** The imported peers of a location still waiting to be mapped (GET /network/{id}/devices). */
+  async pendingPeers(id: number): Promise<ImportedPeer[]> {
+    await this.require(id);
+    return (await this.#repo.pendingPeers(id)).map((p) => ({ wireguard_pubkey: p.wireguardPubkey, wireguard_ips: p.wireguardIps }));
+  }
+
+  /** Importing again under the name of a location whose import was never finished points to it. */
+  async #refusePendingName(name: string): Promise<void> {
+    const location = await this.#repo.findByName(name);
+    if (!location) return;
+    const count = (await this.#repo.pendingCounts([location.id])).get(location.id) ?? 0;
+    if (count === 0) throw nameTaken();
+    const message = `Location '${location.name}' was imported already; ${count} of its peers wait to be mapped.`;
+    throw new HttpProblem(400, 'network.import_pending', message, [
+      { path: 'name', code: 'network.import_pending', message, params: { location_id: location.id, name: location.name, count } },
+    ]);
+  }
+
   /**
    * Creates a location from a WireGuard server config and returns its peers. Peers whose key
-   * matches an existing device keep their addresses; the others' addresses stay reserved until
-   * they are mapped with `POST /network/{id}/devices`.
+   * matches an existing device keep their addresses; the others are kept as pending peers of the
+   * location (their addresses reserved) until they are mapped with `POST /network/{id}/devices`.
    */
   async importConfig(body: { name: string; endpoint: string; config: string; allowed_groups: string[] }) {
     let parsed: ReturnType<typeof parseWgConfig>;
@@ -191,7 +209,9 @@ export class NetworksService {
         )
         .map((c) => formatIp(c!.address)),
     }));
+    await this.#refusePendingName(body.name);
     const existing = await new DevicesRepo(this.db).findByPubkeys(peers.map((p) => p.wireguard_pubkey));
+    const unmatched = peers.filter((p) => !existing.some((d) => d.wireguardPubkey === p.wireguard_pubkey));
     // Every peer address stays free for its peer: matched devices take theirs now (in the same
     // transaction), the others are mapped later with POST /network/{id}/devices.
     const reserved = new Set(peers.flatMap((p) => p.wireguard_ips));
@@ -218,6 +238,11 @@ export class NetworksService {
           await repo.deleteIps(row.id, [device.id]);
           for (const ip of peer.wireguard_ips) await repo.insertIp(row.id, device.id, ip);
         }
+        // The others wait, with the location, until they are mapped (the wizard can resume).
+        await repo.insertPendingPeers(
+          row.id,
+          unmatched.map((p) => ({ wireguardPubkey: p.wireguard_pubkey, wireguardIps: p.wireguard_ips })),
+        );
       },
       iface.privateKey,
       reserved,
