@@ -1,4 +1,4 @@
-import { usernameSchema } from '@palisade/contracts';
+import { isReservedUsername, usernameSchema } from '@palisade/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { TextField } from '@/components/TextField';
 import { useTranslation } from '@/i18n/use-translation';
@@ -21,7 +21,9 @@ export function UsernameField({ value, onValueChange, error, className }: Userna
   const availability = useQuery({ ...usernameAvailableQueryOptions(debounced), enabled: isWellFormed && !error });
   const isCurrent = debounced === value.trim() && isWellFormed;
 
-  const takenError: FieldIssue | undefined = isCurrent && availability.data === false ? { code: 'username_taken' } : undefined;
+  // A reserved word (a fixed API path such as `network`) is not free either, but not taken: say why.
+  const takenError: FieldIssue | undefined =
+    isCurrent && availability.data === false ? { code: isReservedUsername(debounced) ? 'reserved' : 'username_taken' } : undefined;
   const status =
     !error && isCurrent
       ? availability.isFetching
