@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SQL } from 'drizzle-orm';
+import { fillPlaceholders, type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Db } from './client.js';
 
@@ -36,4 +36,29 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   }
   const result = await db.execute(query);
   return (result as unknown as { rows: T[] }).rows;
+}
+
+/**
+ * A hot-path statement whose SQL text is built once: `build` writes `${p.name}` for each value
+ * (and must not branch on the values); the first run builds the text with drizzle placeholders,
+ * later runs only bind values. Building the query through drizzle on every call showed in
+ * profiles of the per-request session lookup and the user list. Inside a transaction handle or
+ * on PGlite it runs like `queryRows`.
+ */
+export function preparedRows<T, K extends string>(
+  build: (p: Record<K, unknown>) => SQL,
+): (db: Db, values: Record<K, unknown>) => Promise<T[]> {
+  let prepared: { name: string; text: string; params: unknown[] } | undefined;
+  return async (db, values) => {
+    const internals = db as unknown as DrizzleInternals;
+    const client = internals.$client;
+    if (!(client instanceof pg.Pool || client instanceof pg.Client)) return queryRows<T>(db, build(values));
+    if (!prepared) {
+      const placeholders = new Proxy({} as Record<K, unknown>, { get: (_, key) => sql.placeholder(String(key)) });
+      const { sql: text, params } = internals.dialect.sqlToQuery(build(placeholders));
+      prepared = { name: statementName(text), text, params };
+    }
+    const result = await client.query({ name: prepared.name, text: prepared.text, values: fillPlaceholders(prepared.params, values) });
+    return result.rows as T[];
+  };
 }

@@ -1,6 +1,6 @@
 import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
-import { queryRows } from '#src/db/rows.js';
+import { preparedRows } from '#src/db/rows.js';
 import { groupMembers, groups, sessions, users } from '#src/db/schema/index.js';
 
 export type SessionState = (typeof sessions.$inferSelect)['state'];
@@ -14,6 +14,24 @@ export interface SessionActor {
   isAdmin: boolean;
 }
 
+const findLiveSession = preparedRows<
+  {
+    session_id: string;
+    state: SessionState;
+    last_seen_at: Date | string;
+    user_id: number;
+    username: string;
+    is_admin: boolean;
+  },
+  'id'
+>(
+  (p) => sql`select s.id as session_id, s.state, s.last_seen_at, u.id as user_id, u.username,
+      exists (select 1 from ${groupMembers} gm join ${groups} g on g.id = gm.group_id
+              where gm.user_id = u.id and g.is_admin) as is_admin
+    from ${sessions} s join ${users} u on u.id = s.user_id
+    where s.id = ${p.id} and s.expires_at > now() and u.is_active`,
+);
+
 export class SessionsRepo {
   constructor(private readonly db: Db) {}
 
@@ -23,24 +41,10 @@ export class SessionsRepo {
 
   /**
    * The session with its (active) user and admin flag, in one round trip. Every API request runs
-   * it, so it is one hand-written statement rather than a built query.
+   * it, so it is one hand-written statement, prepared once.
    */
   async findLive(id: string): Promise<SessionActor | undefined> {
-    const [row] = await queryRows<{
-      session_id: string;
-      state: SessionState;
-      last_seen_at: Date | string;
-      user_id: number;
-      username: string;
-      is_admin: boolean;
-    }>(
-      this.db,
-      sql`select s.id as session_id, s.state, s.last_seen_at, u.id as user_id, u.username,
-          exists (select 1 from ${groupMembers} gm join ${groups} g on g.id = gm.group_id
-                  where gm.user_id = u.id and g.is_admin) as is_admin
-        from ${sessions} s join ${users} u on u.id = s.user_id
-        where s.id = ${id} and s.expires_at > now() and u.is_active`,
-    );
+    const [row] = await findLiveSession(this.db, { id });
     if (!row) return undefined;
     return {
       sessionId: row.session_id,

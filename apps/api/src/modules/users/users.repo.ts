@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { ADVISORY_LOCKS } from '#src/db/advisory-locks.js';
 import type { Db } from '#src/db/client.js';
 import { countRows, totalOf } from '#src/db/row-counts.js';
-import { queryRows } from '#src/db/rows.js';
+import { preparedRows } from '#src/db/rows.js';
 import { groupMembers, groups, users } from '#src/db/schema/index.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -41,6 +41,59 @@ export interface UserListRow {
   created_at: Date | string;
   groups: string[];
   is_admin: boolean;
+}
+
+function listWhere(query: Pick<UserListQuery, 'filter' | 'search'>, pattern: unknown): SQL {
+  const conditions: SQL[] = [];
+  if (query.search) {
+    conditions.push(sql`(lower(${users.username}) like ${pattern} or lower(${users.firstName}) like ${pattern}
+      or lower(${users.lastName}) like ${pattern} or lower(${users.email}) like ${pattern}
+      or lower(${users.firstName} || ' ' || ${users.lastName}) like ${pattern})`);
+  }
+  if (query.filter === 'admins') conditions.push(adminMembership(users.id));
+  if (query.filter === 'users') conditions.push(sql`not ${adminMembership(users.id)}`);
+  return conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
+}
+
+type ListRun = (
+  db: Db,
+  values: { perPage: number; offset: number; pattern: string | null },
+) => Promise<(UserListRow & { total: string | number })[]>;
+const listStatements = new Map<string, ListRun>();
+
+/** The list statement of the query's shape (at most 4 sorts × 2 directions × 3 filters × search or not). */
+function listStatement(query: UserListQuery): ListRun {
+  const key = `${query.sort}|${query.filter}|${query.search ? 'search' : ''}`;
+  let run = listStatements.get(key);
+  if (!run) {
+    const shape = { filter: query.filter, search: query.search };
+    run = preparedRows<UserListRow & { total: string | number }, 'perPage' | 'offset' | 'pattern'>((p) => {
+      const where = listWhere(shape, p.pattern);
+      const direction = query.sort.startsWith('-') ? sql`desc` : sql`asc`;
+      const column = SORTS[query.sort.replace(/^-/, '') as keyof typeof SORTS];
+      // Unfiltered, the total is the trigger-kept count (migration 0005) rather than a scan.
+      const total = totalOf(users, where, shape.search || shape.filter !== 'all' ? undefined : 'users');
+      return sql`select p.id, p.username, p.first_name, p.last_name, p.email, p.phone, p.is_active, p.mfa_enabled,
+          p.mfa_method, p.enrolled, p.has_password, p.created_at,
+          coalesce(gs.groups, '{}') as groups, coalesce(gs.is_admin, false) as is_admin,
+          ${total} as total
+        from (
+          select ${users.id}, ${users.username}, ${users.firstName}, ${users.lastName}, ${users.email}, ${users.phone},
+            ${users.isActive}, ${users.mfaEnabled}, ${users.mfaMethod}, ${users.enrolled},
+            ${users.passwordHash} is not null as has_password, ${users.createdAt}, ${column} as sort_key
+          from ${users} ${where}
+          order by ${column} ${direction}, ${users.id}
+          limit ${p.perPage} offset ${p.offset}
+        ) p
+        left join lateral (
+          select array_agg(g.name order by g.name) as groups, bool_or(g.is_admin) as is_admin
+          from ${groupMembers} gm join ${groups} g on g.id = gm.group_id where gm.user_id = p.id
+        ) gs on true
+        order by p.sort_key ${direction}, p.id`;
+    });
+    listStatements.set(key, run);
+  }
+  return run;
 }
 
 export class UsersRepo {
@@ -105,46 +158,14 @@ export class UsersRepo {
    * One page of users with their groups and the total, in one statement: the page walks an index
    * in sort order and stops after `per_page` rows (the total is a scalar count, not
    * `count(*) over ()`, which would make every page sort all matching users); group names are
-   * aggregated per user of the page.
+   * aggregated per user of the page. One prepared statement per shape (sort, filter, search).
    */
   async list(query: UserListQuery): Promise<{ rows: UserListRow[]; total: number }> {
-    const conditions: SQL[] = [];
-    if (query.search) {
-      const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
-      conditions.push(sql`(lower(${users.username}) like ${pattern} or lower(${users.firstName}) like ${pattern}
-        or lower(${users.lastName}) like ${pattern} or lower(${users.email}) like ${pattern}
-        or lower(${users.firstName} || ' ' || ${users.lastName}) like ${pattern})`);
-    }
-    if (query.filter === 'admins') conditions.push(adminMembership(users.id));
-    if (query.filter === 'users') conditions.push(sql`not ${adminMembership(users.id)}`);
-    const where = conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
-    const direction = query.sort.startsWith('-') ? sql`desc` : sql`asc`;
-    const column = SORTS[query.sort.replace(/^-/, '') as keyof typeof SORTS];
     const offset = (query.page - 1) * query.per_page;
-    // Unfiltered, the total is the trigger-kept count (migration 0005) rather than a scan.
-    const total = totalOf(users, where, conditions.length === 0 ? 'users' : undefined);
-    const rows = await queryRows<UserListRow & { total: string | number }>(
-      this.db,
-      sql`select p.id, p.username, p.first_name, p.last_name, p.email, p.phone, p.is_active, p.mfa_enabled,
-          p.mfa_method, p.enrolled, p.has_password, p.created_at,
-          coalesce(gs.groups, '{}') as groups, coalesce(gs.is_admin, false) as is_admin,
-          ${total} as total
-        from (
-          select ${users.id}, ${users.username}, ${users.firstName}, ${users.lastName}, ${users.email}, ${users.phone},
-            ${users.isActive}, ${users.mfaEnabled}, ${users.mfaMethod}, ${users.enrolled},
-            ${users.passwordHash} is not null as has_password, ${users.createdAt}, ${column} as sort_key
-          from ${users} ${where}
-          order by ${column} ${direction}, ${users.id}
-          limit ${query.per_page} offset ${offset}
-        ) p
-        left join lateral (
-          select array_agg(g.name order by g.name) as groups, bool_or(g.is_admin) as is_admin
-          from ${groupMembers} gm join ${groups} g on g.id = gm.group_id where gm.user_id = p.id
-        ) gs on true
-        order by p.sort_key ${direction}, p.id`,
-    );
+    const pattern = query.search ? `%${escapeLike(query.search.toLowerCase())}%` : null;
+    const rows = await listStatement(query)(this.db, { perPage: query.per_page, offset, pattern });
     // A page past the end has no row to carry the total.
-    const counted = rows[0] ? Number(rows[0].total) : offset === 0 ? 0 : await countRows(this.db, users, where);
+    const counted = rows[0] ? Number(rows[0].total) : offset === 0 ? 0 : await countRows(this.db, users, listWhere(query, pattern));
     return { rows, total: counted };
   }
 
