@@ -1,6 +1,8 @@
 import { RESERVED_USERNAMES, ROUTE_ACCESS, type RouteRule } from '@palisade/contracts';
 import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { accessPlugin } from '#src/plugins/access.js';
 import { errorHandlerPlugin } from '#src/plugins/error-handler.js';
 import { assertNamesNotShadowed, findShadowedNames } from '#src/plugins/route-shadowing.js';
@@ -77,9 +79,17 @@ describe('module gating', () => {
     app.addHook('onRequest', async (request) => {
       request.session = session as typeof request.session;
     });
-    app.get('/api/v1/network', async () => ['ok']);
-    app.get('/api/v1/group', async () => ['ok']);
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    const documented: Record<string, string[]> = {};
+    app.addHook('onRoute', (route) => {
+      documented[route.url] = Object.keys((route.schema?.response as object | undefined) ?? {});
+    });
+    app.get('/api/v1/network', { schema: { response: { 200: z.array(z.string()) } } }, async () => ['ok']);
+    app.get('/api/v1/group', { schema: { response: { 200: z.array(z.string()) } } }, async () => ['ok']);
     await app.ready();
+    // The module's routes document the 404 they may answer (OpenAPI, generated client).
+    expect(documented).toEqual({ '/api/v1/network': ['200', '404'], '/api/v1/group': ['200'] });
 
     expect((await app.inject({ method: 'GET', url: '/api/v1/network' })).json()).toMatchObject({ status: 401 });
     session = { state: 'active', isAdmin: true, username: 'admin' };

@@ -1,4 +1,4 @@
-import { findRouteRule, type Module, type RouteRule } from '@palisade/contracts';
+import { findRouteRule, type Module, ProblemSchema, type RouteRule } from '@palisade/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpProblem } from '#src/lib/problem.js';
@@ -33,6 +33,9 @@ export const accessPlugin = fp(async (app: FastifyInstance, options: AccessOptio
       if (!rule) throw new Error(`Route ${method} ${route.url} has no entry in the permission table (contracts/access.ts)`);
       route.config = { ...(route.config ?? {}), rule };
       routes.push(`${method} ${route.url}`);
+      // A module's routes may answer 404 module.disabled: documented in each one's responses.
+      const response = route.schema?.response as Record<number, unknown> | undefined;
+      if (rule.module && response && !response[404]) route.schema = { ...route.schema, response: { ...response, 404: ProblemSchema } };
     }
   });
   app.addHook('onReady', async () => assertNamesNotShadowed(routes));
