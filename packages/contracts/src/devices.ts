@@ -17,13 +17,24 @@ export const chosenIpSchema = z
   .max(64, { error: 'max_length' })
   .refine((v) => isIp(v), { error: 'network.ip_invalid' });
 
+/**
+ * Connection data from the stats gateways report (spec §3 Device): the latest handshake
+ * (`last_connected_at`), the public address it came from (`last_connected_ip`, host only), when
+ * that connection began (`connected_at`, the connection date) and whether it is live: the latest
+ * handshake is newer than the location's `peer_disconnect_threshold`. Omitted while never seen.
+ */
+const connectionFields = {
+  last_connected_at: z.string().optional(),
+  last_connected_ip: z.string().optional(),
+  connected_at: z.string().optional(),
+  is_active: z.boolean(),
+};
+
 export const DeviceNetworkInfoSchema = z.object({
   network_id: z.number().int(),
   network_name: z.string(),
   device_wireguard_ips: z.array(z.string()),
-  last_connected_at: z.string().optional(),
-  last_connected_ip: z.string().optional(),
-  is_active: z.boolean(),
+  ...connectionFields,
 });
 
 /** API.md §3 fixed shape. */
@@ -36,6 +47,10 @@ export const DeviceSchema = z
     username: z.string().optional(),
     created: z.string(),
     networks: z.array(DeviceNetworkInfoSchema).optional(),
+    /** Overall: the latest connection over all locations, and whether any is live. */
+    ...connectionFields,
+    last_connected_location: z.string().optional(),
+    last_connected_location_id: z.number().int().optional(),
   })
   .meta({ id: 'Device' });
 export type Device = z.infer<typeof DeviceSchema>;
@@ -90,6 +105,7 @@ export const NetworkDeviceSchema = z
     added_by: z.string(),
     added_date: z.string(),
     wireguard_pubkey: z.string(),
+    ...connectionFields,
   })
   .meta({ id: 'NetworkDevice' });
 export type NetworkDevice = z.infer<typeof NetworkDeviceSchema>;

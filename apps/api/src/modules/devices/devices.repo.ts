@@ -20,7 +20,17 @@ export interface DevicePageQuery {
   search?: string | undefined;
 }
 
-/** A user device as the paged list reads it: driver columns, owner name and addresses joined. */
+/** What the gateways last reported of a device in a location (table device_connections). */
+export interface ConnectionRow {
+  location_id: number;
+  location_name: string;
+  latest_handshake: Date | string;
+  endpoint: string | null;
+  connected_at: Date | string;
+  is_active: boolean;
+}
+
+/** A user device as the paged list reads it: driver columns, owner name, addresses and connections joined. */
 export interface UserDevicePageRow {
   id: number;
   name: string;
@@ -29,15 +39,23 @@ export interface UserDevicePageRow {
   created_at: Date | string;
   username: string | null;
   ips: { location_id: number; location_name: string; ip: string }[];
+  connections: ConnectionRow[];
 }
+
+/** Active: the latest handshake is newer than the location's disconnect threshold. */
+const isActive = sql`c.latest_handshake > now() - make_interval(secs => l.peer_disconnect_threshold)`;
 
 function pageConditions(kind: 'user' | 'network', query: DevicePageQuery): SQL[] {
   const conditions: SQL[] = [eq(devices.kind, kind)];
   if (query.search) {
     const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
+    // Addresses match by prefix of their text form ("10.1.", "fd00::"), one lookup per device
+    // on device_ips_device_idx.
+    const ipPrefix = `${escapeLike(query.search.trim().toLowerCase())}%`;
     conditions.push(
       sql`(lower(${devices.name}) like ${pattern} or lower(${devices.wireguardPubkey}) like ${pattern}
         or lower(coalesce(${devices.description}, '')) like ${pattern}
+        or exists (select 1 from ${deviceIps} di where di.device_id = ${devices.id} and host(di.ip) like ${ipPrefix})
         or exists (select 1 from ${users} u where u.id = ${devices.userId} and lower(u.username) like ${pattern})
         or exists (select 1 from ${locations} l where l.id = ${devices.locationId} and lower(l.name) like ${pattern}))`,
     );
@@ -131,6 +149,20 @@ export class DevicesRepo {
       .orderBy(asc(deviceIps.locationId), asc(deviceIps.ip));
   }
 
+  /** Connection data of the devices, one row per device and location seen (primary-key lookups). */
+  async connectionsOf(deviceIds: number[]): Promise<Map<number, ConnectionRow[]>> {
+    if (deviceIds.length === 0) return new Map();
+    const rows = await queryRows<ConnectionRow & { device_id: number }>(
+      this.db,
+      sql`select c.device_id, c.location_id, l.name as location_name, c.latest_handshake, c.endpoint, c.connected_at, ${isActive} as is_active
+            from device_connections c join ${locations} l on l.id = c.location_id
+           where c.device_id = any(${sql.param(deviceIds)}::int[])`,
+    );
+    const out = new Map<number, ConnectionRow[]>();
+    for (const { device_id, ...row } of rows) out.set(device_id, [...(out.get(device_id) ?? []), row]);
+    return out;
+  }
+
   async usernamesOf(userIds: number[]): Promise<Map<number, string>> {
     if (userIds.length === 0) return new Map();
     const rows = await this.db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, userIds));
@@ -171,7 +203,7 @@ export class DevicesRepo {
     const rows = await queryRows<UserDevicePageRow & { total: string | number }>(
       this.db,
       sql`select p.id, p.name, p.wireguard_pubkey, p.user_id, p.created_at, u.username,
-          coalesce(ips.list, '[]') as ips, ${total} as total
+          coalesce(ips.list, '[]') as ips, coalesce(conns.list, '[]') as connections, ${total} as total
         from (
           select ${devices.id}, ${devices.name}, ${devices.wireguardPubkey}, ${devices.userId}, ${devices.createdAt}
           from ${devices} ${where}
@@ -185,6 +217,13 @@ export class DevicesRepo {
           from ${deviceIps} di join ${locations} l on l.id = di.location_id
           where di.device_id = p.id
         ) ips on true
+        left join lateral (
+          select json_agg(json_build_object('location_id', c.location_id, 'location_name', l.name,
+            'latest_handshake', c.latest_handshake, 'endpoint', c.endpoint, 'connected_at', c.connected_at,
+            'is_active', ${isActive})) as list
+          from device_connections c join ${locations} l on l.id = c.location_id
+          where c.device_id = p.id
+        ) conns on true
         order by p.created_at desc, p.id desc`,
     );
     const counted = rows[0] ? Number(rows[0].total) : offset === 0 ? 0 : await countRows(this.db, devices, where);

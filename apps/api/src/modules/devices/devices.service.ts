@@ -60,9 +60,13 @@ export class DevicesService {
   }
 
   async #view(rows: DeviceRow[]): Promise<Device[]> {
-    const ips = await this.#repo.ipsOf(rows.map((r) => r.id));
-    const names = await this.#repo.usernamesOf([...new Set(rows.map((r) => r.userId).filter((id): id is number => id !== null))]);
-    return rows.map((r) => toDevice(r, ips, r.userId === null ? undefined : names.get(r.userId)));
+    const ids = rows.map((r) => r.id);
+    const [ips, connections, names] = await Promise.all([
+      this.#repo.ipsOf(ids),
+      this.#repo.connectionsOf(ids),
+      this.#repo.usernamesOf([...new Set(rows.map((r) => r.userId).filter((id): id is number => id !== null))]),
+    ]);
+    return rows.map((r) => toDevice(r, ips, connections.get(r.id) ?? [], r.userId === null ? undefined : names.get(r.userId)));
   }
 
   async configsOf(deviceId: number): Promise<RenderedConfig[]> {

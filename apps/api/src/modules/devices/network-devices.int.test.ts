@@ -53,6 +53,31 @@ describe('network devices', () => {
     expect(list.items[0]).toMatchObject({ location_name: expect.any(String), added_date: expect.any(String) });
   });
 
+  it('search matches assigned addresses by prefix', async () => {
+    for (const [name, ip] of [
+      ['alpha', '10.100.0.9'],
+      ['beta', '10.100.0.91'],
+      ['gamma', '10.100.0.19'],
+    ]) {
+      const res = await inject('POST', '/api/v1/device/network', admin, {
+        name,
+        location_id: location.id,
+        assigned_ips: [ip],
+        wireguard_pubkey: newKey(),
+      });
+      expect(res.statusCode).toBe(201);
+    }
+    const names = async (search: string) =>
+      (await inject('GET', `/api/v1/device/network?search=${encodeURIComponent(search)}`, admin))
+        .json()
+        .items.map((d: { name: string }) => d.name)
+        .sort();
+    expect(await names('10.100.0.9')).toEqual(['alpha', 'beta']);
+    expect(await names('10.100.0.19')).toEqual(['gamma']);
+    expect(await names('10.100.')).toEqual(['alpha', 'beta', 'gamma']);
+    expect(await names('0.0.9')).toEqual([]);
+  });
+
   it('rejects an address in use with the field error and creates nothing', async () => {
     await addDevice(t.app, admin, 'admin');
     const res = await inject('POST', '/api/v1/device/network', admin, {

@@ -51,8 +51,9 @@ export class NetworkDevicesService {
   }
 
   async #view(rows: DeviceRow[]): Promise<NetworkDevice[]> {
-    const ips = await this.#repo.ipsOf(rows.map((r) => r.id));
-    return rows.map((r) => toNetworkDevice(r, ips));
+    const ids = rows.map((r) => r.id);
+    const [ips, connections] = await Promise.all([this.#repo.ipsOf(ids), this.#repo.connectionsOf(ids)]);
+    return rows.map((r) => toNetworkDevice(r, ips, connections.get(r.id) ?? []));
   }
 
   async #config(device: DeviceRow): Promise<string> {

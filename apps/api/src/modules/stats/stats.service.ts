@@ -1,5 +1,6 @@
 import type { DeviceStats, NetworkStats, NetworkUsersStats, TransferPoint, UserStats } from '@palisade/contracts';
 import type { Db } from '#src/db/client.js';
+import { hostOfEndpoint } from '#src/lib/endpoint.js';
 import { networkNotFound } from '#src/modules/networks/networks.service.js';
 import { type ActivityRow, type SeriesRow, StatsRepo } from './stats.repo.js';
 
@@ -15,8 +16,6 @@ export function bucketSecondsFor(from: Date, now: Date): number {
 }
 
 const point = (r: SeriesRow): TransferPoint => ({ collected_at: r.bucket.toISOString(), upload: r.upload, download: r.download });
-
-const hostOf = (endpoint: string) => (endpoint.startsWith('[') ? endpoint.slice(1, endpoint.indexOf(']')) : endpoint.replace(/:\d+$/, ''));
 
 export class StatsService {
   readonly #repo: StatsRepo;
@@ -84,7 +83,7 @@ export class StatsService {
         name: a.name,
         location_id: a.location_id,
         assigned_ips: ips.get(a.device_id) ?? [],
-        ...(a.endpoint ? { endpoint: a.endpoint, public_ip: hostOf(a.endpoint) } : {}),
+        ...(a.endpoint ? { endpoint: a.endpoint, public_ip: hostOfEndpoint(a.endpoint) } : {}),
         connected: a.connected,
         ...(a.latest_handshake ? { latest_handshake: a.latest_handshake.toISOString() } : {}),
         upload: rows.reduce((n, r) => n + r.upload, 0),
