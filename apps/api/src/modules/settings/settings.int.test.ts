@@ -1,7 +1,7 @@
-import { DEFAULT_SETTINGS } from '@palisade/contracts';
+import { DEFAULT_SETTINGS, ROUTE_ACCESS, type RouteRule } from '@palisade/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, problemOf, resetDatabase, snapshot, type TestApp, USER_PASSWORD } from '#test/helpers.js';
+import { createTestApp, type HttpMethod, problemOf, resetDatabase, snapshot, type TestApp, USER_PASSWORD } from '#test/helpers.js';
 import { addDevice, createLocation } from '#test/network-fixtures.js';
 import { MODULE_FLAGS_TTL_MS, SettingsService } from './settings.service.js';
 
@@ -155,6 +155,13 @@ describe('settings', () => {
         }
         for (const [method, url] of userCalls) {
           expect(problemOf(await t.request(method, url, { cookie: user })), url).toMatchObject({ status: 404, code: 'module.disabled' });
+        }
+        // Every route of the module, whatever its body: the check comes before validation.
+        for (const [key, rule] of Object.entries(ROUTE_ACCESS) as [string, RouteRule][]) {
+          if (rule.module !== 'wireguard') continue;
+          const [method, pattern] = key.split(' ') as [HttpMethod, string];
+          const url = pattern.replace(/:(\w+)/g, (_m, param: string) => (param === 'username' ? 'alice' : '1'));
+          expect(problemOf(await t.request(method, url, { cookie: admin, payload: {} })), key).toMatchObject({ code: 'module.disabled' });
         }
         const created = await t.request('POST', '/api/v1/device/alice', { cookie: user, payload: { name: 'x', wireguard_pubkey: 'k' } });
         expect(problemOf(created)).toMatchObject({ status: 404, code: 'module.disabled' });
