@@ -69,9 +69,6 @@ function bodyFor(key: string, f: Fixture, target: string): unknown {
       return { groups: [f.group], users: [f.user] };
     case 'POST /api/v1/group/:group':
       return { username: f.user };
-    case 'POST /api/v1/device/:username':
-    case 'PUT /api/v1/device/:id':
-      return { name: `walkdevice${f.n}`, wireguard_pubkey: newKey() };
     default:
       return {};
   }
@@ -271,7 +268,14 @@ describe('route-walking authorization', () => {
         if (param === 'device_id' || (param === 'id' && pattern.startsWith('/api/v1/device/'))) return deviceId;
         return String(location.id);
       });
-      const payload = method === 'GET' || method === 'DELETE' ? undefined : bodyFor(key, f, f.user);
+      // Valid device bodies here only: in the walk above a created device would own id 1.
+      const deviceBody = key === 'POST /api/v1/device/:username' || key === 'PUT /api/v1/device/:id';
+      const payload =
+        method === 'GET' || method === 'DELETE'
+          ? undefined
+          : deviceBody
+            ? { name: `walkdevice${f.n}`, wireguard_pubkey: newKey() }
+            : bodyFor(key, f, f.user);
       const res = await t.request(method, url, { cookie: await sessionFor(f.userId), payload });
       statuses.set(key, res.statusCode);
       const leaked = secrets.filter((secret) => res.body.includes(secret));

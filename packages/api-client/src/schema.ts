@@ -3207,6 +3207,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/device/network/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Network devices announced with a CLI token and not enrolled yet (with the token expiry) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PendingNetworkDeviceList"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/device/network/pending/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a pending network device (revokes its CLI token) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/device/network/{id}": {
         parameters: {
             query?: never;
@@ -3848,6 +3974,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/network/stats/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Devices active in any location since `from`, by user, with per-device series (Connected users) */
+        get: {
+            parameters: {
+                query?: {
+                    from?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NetworkUsersStats"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/network/{id}/stats": {
         parameters: {
             query?: never;
@@ -4056,8 +4256,15 @@ export interface components {
                 device_wireguard_ips: string[];
                 last_connected_at?: string;
                 last_connected_ip?: string;
+                connected_at?: string;
                 is_active: boolean;
             }[];
+            last_connected_at?: string;
+            last_connected_ip?: string;
+            connected_at?: string;
+            is_active: boolean;
+            last_connected_location?: string;
+            last_connected_location_id?: number;
         };
         CreatedDeviceInput: {
             device: components["schemas"]["DeviceInput"];
@@ -4085,6 +4292,10 @@ export interface components {
             added_by: string;
             added_date: string;
             wireguard_pubkey: string;
+            last_connected_at?: string;
+            last_connected_ip?: string;
+            connected_at?: string;
+            is_active: boolean;
         };
         CreatedNetworkDeviceInput: {
             device: components["schemas"]["NetworkDeviceInput"];
@@ -4101,6 +4312,19 @@ export interface components {
             expires_at: string;
             enrollment_url?: string;
         };
+        PendingNetworkDeviceInput: {
+            id: number;
+            name: string;
+            location_id: number;
+            location_name: string;
+            assigned_ips: string[];
+            description?: string;
+            added_by: string;
+            added_date: string;
+            expires_at: string;
+            is_expired: boolean;
+        };
+        PendingNetworkDeviceListInput: components["schemas"]["PendingNetworkDeviceInput"][];
         EnterpriseSettingsInput: {
             admin_device_management: boolean;
             disable_all_traffic: boolean;
@@ -4234,6 +4458,7 @@ export interface components {
             id: number;
             name: string;
             location_id: number;
+            location_name: string;
             assigned_ips: string[];
             endpoint?: string;
             public_ip?: string;
@@ -4313,8 +4538,15 @@ export interface components {
                 device_wireguard_ips: string[];
                 last_connected_at?: string;
                 last_connected_ip?: string;
+                connected_at?: string;
                 is_active: boolean;
             }[];
+            last_connected_at?: string;
+            last_connected_ip?: string;
+            connected_at?: string;
+            is_active: boolean;
+            last_connected_location?: string;
+            last_connected_location_id?: number;
         };
         CreatedDevice: {
             device: components["schemas"]["Device"];
@@ -4342,6 +4574,10 @@ export interface components {
             added_by: string;
             added_date: string;
             wireguard_pubkey: string;
+            last_connected_at?: string;
+            last_connected_ip?: string;
+            connected_at?: string;
+            is_active: boolean;
         };
         CreatedNetworkDevice: {
             device: components["schemas"]["NetworkDevice"];
@@ -4358,6 +4594,19 @@ export interface components {
             expires_at: string;
             enrollment_url?: string;
         };
+        PendingNetworkDevice: {
+            id: number;
+            name: string;
+            location_id: number;
+            location_name: string;
+            assigned_ips: string[];
+            description?: string;
+            added_by: string;
+            added_date: string;
+            expires_at: string;
+            is_expired: boolean;
+        };
+        PendingNetworkDeviceList: components["schemas"]["PendingNetworkDevice"][];
         EnterpriseSettings: {
             admin_device_management: boolean;
             disable_all_traffic: boolean;
@@ -4491,6 +4740,7 @@ export interface components {
             id: number;
             name: string;
             location_id: number;
+            location_name: string;
             assigned_ips: string[];
             endpoint?: string;
             public_ip?: string;

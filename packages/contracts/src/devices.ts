@@ -146,3 +146,25 @@ export const StartCliBodySchema = z.strictObject({
   assigned_ips: z.array(chosenIpSchema).max(16).optional(),
   description: z.string().trim().max(1024, { error: 'max_length' }).optional(),
 });
+
+/**
+ * A network device announced with a CLI token (`POST /device/network/start_cli`) whose client
+ * has not enrolled yet: listed with the token's expiry until then, and removable (which revokes
+ * the token). `is_expired`: the token can no longer be used.
+ */
+export const PendingNetworkDeviceSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    location_id: z.number().int(),
+    location_name: z.string(),
+    assigned_ips: z.array(z.string()),
+    description: z.string().optional(),
+    added_by: z.string(),
+    added_date: z.string(),
+    expires_at: z.string(),
+    is_expired: z.boolean(),
+  })
+  .meta({ id: 'PendingNetworkDevice' });
+export type PendingNetworkDevice = z.infer<typeof PendingNetworkDeviceSchema>;
+export const PendingNetworkDeviceListSchema = z.array(PendingNetworkDeviceSchema).meta({ id: 'PendingNetworkDeviceList' });

@@ -54,13 +54,14 @@ export const DeviceStatsSchema = z
     id: z.number().int(),
     name: z.string(),
     location_id: z.number().int(),
+    location_name: z.string(),
     assigned_ips: z.array(z.string()),
     /** Last endpoint the gateway saw ("host:port") and its host. */
     endpoint: z.string().optional(),
     public_ip: z.string().optional(),
     connected: z.boolean(),
     latest_handshake: z.string().optional(),
-    /** First sample of the window's last continuous connection (approximate). */
+    /** When the latest connection began: its first handshake after a gap longer than the location's `peer_disconnect_threshold`. */
     connected_at: z.string().optional(),
     upload: z.number().int(),
     download: z.number().int(),
@@ -79,7 +80,10 @@ export const UserStatsSchema = z
   .meta({ id: 'UserStats' });
 export type UserStats = z.infer<typeof UserStatsSchema>;
 
-/** `GET /network/{id}/stats/users`: devices active in the window, grouped by user. */
+/**
+ * `GET /network/{id}/stats/users` (one location) and `GET /network/stats/users` (every location,
+ * the Connected users screen): devices active in the window, grouped by user.
+ */
 export const NetworkUsersStatsSchema = z
   .object({
     from: z.string(),

@@ -12,6 +12,15 @@ export interface DeviceIpRow {
   ip: string;
 }
 
+export interface PendingEnrollmentRow {
+  id: number;
+  spec: { name: string; location_id: number; assigned_ips?: string[]; description?: string };
+  created_by: string;
+  created_at: Date | string;
+  expires_at: Date | string;
+  location_name: string | null;
+}
+
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export interface DevicePageQuery {
@@ -232,5 +241,25 @@ export class DevicesRepo {
 
   async insertCliToken(values: typeof cliTokens.$inferInsert): Promise<void> {
     await this.db.insert(cliTokens).values(values);
+  }
+
+  /** Unused CLI tokens for new network devices, newest first, with their location's name. */
+  async pendingEnrollments(): Promise<PendingEnrollmentRow[]> {
+    return queryRows<PendingEnrollmentRow>(
+      this.db,
+      sql`select t.id, t.spec, t.created_by, t.created_at, t.expires_at, l.name as location_name
+            from ${cliTokens} t left join ${locations} l on l.id = (t.spec->>'location_id')::int
+           where t.device_id is null and t.used_at is null
+           order by t.created_at desc, t.id desc`,
+    );
+  }
+
+  /** Revokes an unused CLI token for a new network device; false when there is none. */
+  async deletePendingEnrollment(id: number): Promise<boolean> {
+    const rows = await this.db
+      .delete(cliTokens)
+      .where(and(eq(cliTokens.id, id), sql`${cliTokens.deviceId} is null`, sql`${cliTokens.usedAt} is null`))
+      .returning({ id: cliTokens.id });
+    return rows.length > 0;
   }
 }

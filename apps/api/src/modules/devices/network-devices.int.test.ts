@@ -127,6 +127,32 @@ describe('network devices', () => {
     expect((await inject('POST', `/api/v1/device/network/start_cli/${created.device.id}`, admin)).statusCode).toBe(201);
   });
 
+  it('lists a device announced with a CLI token as pending until enrollment, with the expiry; removing it revokes the token', async () => {
+    const res = await inject('POST', '/api/v1/device/network/start_cli', admin, {
+      name: 'cli-box',
+      location_id: location.id,
+      assigned_ips: ['10.100.0.40'],
+      description: 'rack 4',
+    });
+    const pending = (await inject('GET', '/api/v1/device/network/pending', admin)).json();
+    expect(pending).toEqual([
+      expect.objectContaining({
+        name: 'cli-box',
+        location_id: location.id,
+        assigned_ips: ['10.100.0.40'],
+        description: 'rack 4',
+        added_by: 'admin',
+        expires_at: res.json().expires_at,
+        is_expired: false,
+      }),
+    ]);
+    await t.database.db.execute("update cli_tokens set expires_at = now() - interval '1 minute'");
+    expect((await inject('GET', '/api/v1/device/network/pending', admin)).json()[0].is_expired).toBe(true);
+    expect((await inject('DELETE', `/api/v1/device/network/pending/${pending[0].id}`, admin)).statusCode).toBe(204);
+    expect((await inject('GET', '/api/v1/device/network/pending', admin)).json()).toEqual([]);
+    expect((await inject('DELETE', `/api/v1/device/network/pending/${pending[0].id}`, admin)).json().code).toBe('device.not_found');
+  });
+
   it('checks chosen addresses of a CLI token request, and refuses ids beyond the integer range', async () => {
     const outside = await inject('POST', '/api/v1/device/network/start_cli', admin, {
       name: 'cli',

@@ -8,6 +8,7 @@ import {
   NetworkDeviceListQuerySchema,
   NetworkDeviceListSchema,
   NetworkDeviceSchema,
+  PendingNetworkDeviceListSchema,
   StartCliBodySchema,
   SuggestedIpsSchema,
   UpdateNetworkDeviceBodySchema,
@@ -104,6 +105,34 @@ export const networkDevicesRoutes: FastifyPluginAsyncZod = async (app) => {
       const device = await service.get(request.params.id);
       const token = await service.startCli(actorOf(request), { name: device.name, location_id: device.location_id }, device.id);
       return reply.code(201).send(token);
+    },
+  );
+
+  app.get(
+    '/api/v1/device/network/pending',
+    {
+      schema: {
+        tags,
+        summary: 'Network devices announced with a CLI token and not enrolled yet (with the token expiry)',
+        response: { 200: PendingNetworkDeviceListSchema, ...problems(401, 403) },
+      },
+    },
+    () => service.pending(),
+  );
+
+  app.delete(
+    '/api/v1/device/network/pending/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a pending network device (revokes its CLI token)',
+        params: DeviceIdParamsSchema,
+        response: { 204: z.null(), ...problems(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.deletePending(request.params.id);
+      return reply.code(204).send(null);
     },
   );
 

@@ -1,4 +1,4 @@
-import type { NetworkDevice } from '@palisade/contracts';
+import type { NetworkDevice, PendingNetworkDevice } from '@palisade/contracts';
 import { contains, parseCidr, parseIp } from '@palisade/wireguard';
 import type { Db } from '#src/db/client.js';
 import { randomToken, sha256 } from '#src/lib/crypto.js';
@@ -198,6 +198,31 @@ export class NetworkDevicesService {
       throw Object.assign(new HttpProblem(500, 'token.generation_failed', 'Token generation failed.'), { cause: error });
     }
     return { token, expires_at: expiresAt.toISOString(), ...(this.publicUrl ? { enrollment_url: this.publicUrl } : {}) };
+  }
+
+  /** New network devices announced with a CLI token whose client has not enrolled yet. */
+  async pending(): Promise<PendingNetworkDevice[]> {
+    const now = Date.now();
+    return (await this.#repo.pendingEnrollments())
+      .filter((r) => r.location_name !== null)
+      .map((r) => ({
+        id: r.id,
+        name: r.spec.name,
+        location_id: r.spec.location_id,
+        location_name: r.location_name ?? '',
+        assigned_ips: r.spec.assigned_ips ?? [],
+        ...(r.spec.description ? { description: r.spec.description } : {}),
+        added_by: r.created_by,
+        added_date: new Date(r.created_at).toISOString(),
+        expires_at: new Date(r.expires_at).toISOString(),
+        is_expired: new Date(r.expires_at).getTime() <= now,
+      }));
+  }
+
+  async deletePending(id: number): Promise<void> {
+    if (!(await this.#repo.deletePendingEnrollment(id))) {
+      throw new HttpProblem(404, 'device.not_found', `No pending enrollment ${id}.`);
+    }
   }
 
   /** Maps peers of an imported config to users (POST /network/{id}/devices). */

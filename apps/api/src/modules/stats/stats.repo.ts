@@ -21,6 +21,7 @@ export interface SeriesRow {
 export interface ActivityRow {
   device_id: number;
   location_id: number;
+  location_name: string;
   kind: 'user' | 'network';
   name: string;
   user_id: number | null;
@@ -30,6 +31,8 @@ export interface ActivityRow {
   latest_handshake: Date | null;
   endpoint: string | null;
   connected: boolean;
+  /** Start of the latest connection (device_connections). */
+  connected_at: Date | null;
 }
 
 const where = (locationId: number | undefined) => (locationId === undefined ? sql`` : sql`and s.location_id = ${locationId}`);
@@ -78,7 +81,7 @@ export class StatsRepo {
    * `peer_disconnect_threshold`.
    */
   async activity(locationId: number | undefined, from: Date): Promise<ActivityRow[]> {
-    const rows = await queryRows<ActivityRow & { latest_handshake: string | Date | null }>(
+    const rows = await queryRows<ActivityRow & { latest_handshake: string | Date | null; connected_at: string | Date | null }>(
       this.db,
       sql`with last as (
             select distinct on (s.device_id, s.location_id) s.device_id, s.location_id, s.endpoint,
@@ -89,27 +92,30 @@ export class StatsRepo {
                    ${where(locationId)}
              order by s.device_id, s.location_id, s.collected_at desc
           )
-          select last.device_id, last.location_id, d.kind, d.name, d.user_id, u.username, u.first_name, u.last_name,
-                 last.latest_handshake, last.endpoint,
+          select last.device_id, last.location_id, l.name as location_name, d.kind, d.name, d.user_id, u.username, u.first_name, u.last_name,
+                 last.latest_handshake, last.endpoint, c.connected_at,
                  coalesce(last.latest_handshake > now() - make_interval(secs => l.peer_disconnect_threshold), false) as connected
             from last
             join devices d on d.id = last.device_id
             join locations l on l.id = last.location_id
             left join users u on u.id = d.user_id
+            left join device_connections c on c.device_id = last.device_id and c.location_id = last.location_id
            where last.latest_handshake >= ${from.toISOString()}::timestamptz
               or last.latest_handshake > now() - make_interval(secs => l.peer_disconnect_threshold)
            order by lower(d.name), d.id`,
     );
-    return rows.map((r) => ({ ...r, latest_handshake: r.latest_handshake === null ? null : new Date(r.latest_handshake) }));
+    const date = (v: string | Date | null) => (v === null ? null : new Date(v));
+    return rows.map((r) => ({ ...r, latest_handshake: date(r.latest_handshake), connected_at: date(r.connected_at) }));
   }
 
-  async ipsOf(locationId: number, deviceIds: number[]): Promise<Map<number, string[]>> {
+  /** Addresses of the devices, keyed `<device>:<location>`. */
+  async ipsOf(deviceIds: number[]): Promise<Map<string, string[]>> {
     if (deviceIds.length === 0) return new Map();
-    const rows = await queryRows<{ device_id: number; ips: string[] }>(
+    const rows = await queryRows<{ device_id: number; location_id: number; ips: string[] }>(
       this.db,
-      sql`select device_id, array_agg(host(ip) order by ip) as ips from device_ips
-           where location_id = ${locationId} and device_id = any(${sql.param(deviceIds)}::int[]) group by device_id`,
+      sql`select device_id, location_id, array_agg(host(ip) order by ip) as ips from device_ips
+           where device_id = any(${sql.param(deviceIds)}::int[]) group by device_id, location_id`,
     );
-    return new Map(rows.map((r) => [r.device_id, r.ips]));
+    return new Map(rows.map((r) => [`${r.device_id}:${r.location_id}`, r.ips]));
   }
 }

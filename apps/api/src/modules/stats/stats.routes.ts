@@ -21,6 +21,19 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
+    '/api/v1/network/stats/users',
+    {
+      schema: {
+        tags,
+        summary: 'Devices active in any location since `from`, by user, with per-device series (Connected users)',
+        querystring: StatsQuerySchema,
+        response: { 200: NetworkUsersStatsSchema, ...problems(400, 401, 403) },
+      },
+    },
+    (request) => stats.users(undefined, request.query.from),
+  );
+
+  app.get(
     '/api/v1/network/:id/stats',
     {
       schema: {

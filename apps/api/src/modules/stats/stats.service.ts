@@ -63,17 +63,17 @@ export class StatsService {
     };
   }
 
-  async users(locationId: number, fromText: string | undefined): Promise<NetworkUsersStats> {
-    await this.#requireLocation(locationId);
+  /** Devices active since `from` by user: one location, or every location (`locationId` undefined). */
+  async users(locationId: number | undefined, fromText: string | undefined): Promise<NetworkUsersStats> {
+    if (locationId !== undefined) await this.#requireLocation(locationId);
     const { from, bucket } = this.#window(fromText);
     const [series, activity] = await Promise.all([
       this.#repo.series(locationId, from, bucket, true),
       this.#repo.activity(locationId, from),
     ]);
-    const ips = await this.#repo.ipsOf(
-      locationId,
-      activity.map((a) => a.device_id),
-    );
+    const ips = await this.#repo.ipsOf([...new Set(activity.map((a) => a.device_id))]);
+    // Series are per device over the locations of the query; with every location, a device seen
+    // in two locations shows its traffic under each (the series do not split by location).
     const byDevice = new Map<number, SeriesRow[]>();
     for (const r of series) if (r.device_id !== null) byDevice.set(r.device_id, [...(byDevice.get(r.device_id) ?? []), r]);
     const device = (a: ActivityRow): DeviceStats => {
@@ -82,10 +82,12 @@ export class StatsService {
         id: a.device_id,
         name: a.name,
         location_id: a.location_id,
-        assigned_ips: ips.get(a.device_id) ?? [],
+        location_name: a.location_name,
+        assigned_ips: ips.get(`${a.device_id}:${a.location_id}`) ?? [],
         ...(a.endpoint ? { endpoint: a.endpoint, public_ip: hostOfEndpoint(a.endpoint) } : {}),
         connected: a.connected,
         ...(a.latest_handshake ? { latest_handshake: a.latest_handshake.toISOString() } : {}),
+        ...(a.connected_at ? { connected_at: a.connected_at.toISOString() } : {}),
         upload: rows.reduce((n, r) => n + r.upload, 0),
         download: rows.reduce((n, r) => n + r.download, 0),
         stats: rows.map(point),
