@@ -1,7 +1,7 @@
 import { openDatabase } from '#src/db/client.js';
 import { runMigrations } from '#src/db/migrate.js';
 import { EnvError, loadEnv } from '#src/env.js';
-import { formatMode, secureDataDir } from '#src/lib/data-dir.js';
+import { formatMode, type ModeChange, secureDataDir } from '#src/lib/data-dir.js';
 import { resolveSecretKey } from '#src/lib/secret-key.js';
 import { bootstrap } from '#src/modules/users/bootstrap.service.js';
 import { findWebDist } from '#src/plugins/static-web.js';
@@ -34,16 +34,7 @@ async function main(): Promise<void> {
   // Production serializes responses with the compiled serializers alone (no zod encode per response).
   const app = await buildApp({ env, database, webDist, secretKey, grpc: { port: env.GRPC_PORT }, checkResponses: false });
   app.addHook('onClose', async () => database.close());
-  if (tightened.length > 0) {
-    app.log.warn(
-      {
-        dataDir: env.DATA_DIR,
-        count: tightened.length,
-        changed: tightened.slice(0, 10).map((c) => `${c.path} ${formatMode(c.from)} -> ${formatMode(c.to)}`),
-      },
-      `DATA_DIR permissions tightened: ${tightened.length} paths were readable by other local users (now owner-only)`,
-    );
-  }
+  logDataDirModes(app.log, env.DATA_DIR, tightened);
   const reserved = await app.services.users.findReservedUsernames();
   if (reserved.length > 0) {
     app.log.warn(
@@ -74,6 +65,25 @@ async function main(): Promise<void> {
     { database: database.kind, web: webDist ?? 'not built', startupMs: Date.now() - started },
     `Palisade listening on http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`,
   );
+}
+
+/** One warning for what was tightened, one for what could not be (paths owned by another account). */
+function logDataDirModes(log: { warn(o: object, m: string): void }, dataDir: string, changes: ModeChange[]): void {
+  const describe = (list: ModeChange[]) => list.slice(0, 10).map((c) => `${c.path} ${formatMode(c.from)} -> ${formatMode(c.to)}`);
+  const applied = changes.filter((c) => c.applied);
+  const refused = changes.filter((c) => !c.applied);
+  if (applied.length > 0) {
+    log.warn(
+      { dataDir, count: applied.length, changed: describe(applied) },
+      `DATA_DIR permissions tightened: ${applied.length} paths were readable by other local users (now owner-only)`,
+    );
+  }
+  if (refused.length > 0) {
+    log.warn(
+      { dataDir, count: refused.length, paths: describe(refused) },
+      `DATA_DIR permissions: ${refused.length} paths readable by other local users could not be tightened (not owned by this account); fix them with chmod`,
+    );
+  }
 }
 
 main().catch((error: unknown) => {

@@ -16,6 +16,19 @@ export interface ModeChange {
   path: string;
   from: number;
   to: number;
+  /** False when the mode could not be changed (the process does not own the path). */
+  applied: boolean;
+}
+
+/** chmod, or false when not permitted: a path owned by another account is reported, not fatal. */
+async function tryChmod(path: string, mode: number): Promise<boolean> {
+  try {
+    await chmod(path, mode);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EPERM') return false;
+    throw error;
+  }
 }
 
 export const formatMode = (mode: number) => `0${mode.toString(8)}`;
@@ -29,10 +42,7 @@ export async function tightenTree(path: string, changes: ModeChange[] = []): Pro
   if (!info || info.isSymbolicLink()) return changes;
   const mode = info.mode & 0o777;
   const wanted = info.isDirectory() ? 0o700 : mode & 0o700;
-  if (mode !== wanted) {
-    await chmod(path, wanted);
-    changes.push({ path, from: mode, to: wanted });
-  }
+  if (mode !== wanted) changes.push({ path, from: mode, to: wanted, applied: await tryChmod(path, wanted) });
   if (info.isDirectory()) for (const entry of await readdir(path)) await tightenTree(join(path, entry), changes);
   return changes;
 }
@@ -48,8 +58,7 @@ export async function secureDataDir(dataDir: string): Promise<ModeChange[]> {
   const changes: ModeChange[] = [];
   const info = await lstat(dir);
   if ((info.mode & 0o077) !== 0) {
-    await chmod(dir, info.mode & 0o700);
-    changes.push({ path: dir, from: info.mode & 0o777, to: info.mode & 0o700 });
+    changes.push({ path: dir, from: info.mode & 0o777, to: info.mode & 0o700, applied: await tryChmod(dir, info.mode & 0o700) });
   }
   for (const entry of OWN_ENTRIES) await tightenTree(join(dir, entry), changes);
   return changes;
