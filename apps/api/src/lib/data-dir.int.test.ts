@@ -3,7 +3,9 @@ import { chmod, lstat, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
+import { openDatabase } from '#src/db/client.js';
 
 /**
  * The embedded database holds password and session hashes: `src/main.ts` on a temporary DATA_DIR
@@ -30,7 +32,6 @@ async function start(): Promise<{ output: () => string; stop: () => Promise<void
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: new URL('../..', import.meta.url).pathname,
     env: {
-      PATH: process.env.PATH ?? '',
       DATA_DIR: dataDir,
       HOST: '127.0.0.1',
       PORT: String(port),
@@ -76,7 +77,7 @@ const readableByOthers = (all: Record<string, number>) =>
     .filter(([, mode]) => (mode & 0o077) !== 0)
     .map(([path, mode]) => `${path} 0${mode.toString(8)}`);
 
-it('creates DATA_DIR, the cluster and the key file owner-only, and tightens a loose DATA_DIR at start', async () => {
+it('creates DATA_DIR, the cluster and the key file owner-only, tightens a loose DATA_DIR at start, and reports reserved usernames', async () => {
   const first = await start();
   await first.stop();
   const created = await modes(dataDir);
@@ -88,8 +89,13 @@ it('creates DATA_DIR, the cluster and the key file owner-only, and tightens a lo
   expect(created[join(dataDir, 'pgdata', 'PG_VERSION')]).toBe(0o600);
   expect(first.output()).not.toContain('permissions tightened');
 
+  // An account whose name a fixed route now shadows (created before the word was reserved).
+  const database = await openDatabase({ dataDir });
+  await database.db.execute(sql`insert into users (username, first_name, last_name, email) values ('network', 'N', 'W', 'nw@example.com')`);
+  await database.close();
+
   // As an older release left it: everything readable by everyone.
-  for (const [path, mode] of Object.entries(created)) await chmod(path, mode === 0o700 ? 0o755 : 0o644);
+  for (const [path, mode] of Object.entries(await modes(dataDir))) await chmod(path, mode === 0o700 ? 0o755 : 0o644);
   await mkdir(join(dataDir, 'unrelated'), { mode: 0o755 });
   await chmod(join(dataDir, 'unrelated'), 0o755);
   const second = await start();
@@ -101,4 +107,5 @@ it('creates DATA_DIR, the cluster and the key file owner-only, and tightens a lo
   expect(readableByOthers(after)).toEqual([]);
   expect(second.output()).toMatch(/DATA_DIR permissions tightened: \d+ paths/);
   expect(second.output()).toContain(`${join(dataDir, 'pgdata')} 0755 -> 0700`);
+  expect(second.output()).toMatch(/"usernames":\["network"\].*Some users have a name the API reserves/);
 }, 240_000);
