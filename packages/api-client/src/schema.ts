@@ -4377,6 +4377,9 @@ export interface components {
         GatewayTokenInput: {
             token: string;
             grpc_url: string;
+            /** @enum {string} */
+            grpc_url_source: "grpc_public_url" | "public_url" | "request";
+            grpc_url_is_loopback: boolean;
         };
         GroupInput: {
             name: string;
@@ -4659,6 +4662,9 @@ export interface components {
         GatewayToken: {
             token: string;
             grpc_url: string;
+            /** @enum {string} */
+            grpc_url_source: "grpc_public_url" | "public_url" | "request";
+            grpc_url_is_loopback: boolean;
         };
         Group: {
             name: string;

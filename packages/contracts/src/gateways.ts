@@ -50,12 +50,22 @@ export const LocationGatewaysSchema = z
   .meta({ id: 'LocationGateways' });
 export type LocationGateways = z.infer<typeof LocationGatewaysSchema>;
 
+/**
+ * Where `grpc_url` comes from: the `GRPC_PUBLIC_URL` setting, the host of `PUBLIC_URL`, or (neither
+ * set) the host name the request reached the API with, which may be one only the admin can reach.
+ */
+export const GRPC_URL_SOURCES = ['grpc_public_url', 'public_url', 'request'] as const;
+export type GrpcUrlSource = (typeof GRPC_URL_SOURCES)[number];
+
 /** `GET /network/{id}/token` and `POST /network/{id}/token` (rotate). */
 export const GatewayTokenSchema = z
   .object({
     token: z.string(),
     /** Where gateways dial (`GATEWAY_GRPC_URL` of the agent). */
     grpc_url: z.string(),
+    grpc_url_source: z.enum(GRPC_URL_SOURCES),
+    /** The URL's host is this machine only (localhost, 127.0.0.0/8, ::1, 0.0.0.0): gateways on other hosts cannot reach it. */
+    grpc_url_is_loopback: z.boolean(),
   })
   .meta({ id: 'GatewayToken' });
 export type GatewayToken = z.infer<typeof GatewayTokenSchema>;

@@ -4,18 +4,14 @@ import { randomToken, type SecretBox, sha256 } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import { networkNotFound } from '#src/modules/networks/networks.service.js';
 import { type GatewayStatusRow, GatewaysRepo } from './gateways.repo.js';
+import { type GrpcUrlOptions, type ResolvedGrpcUrl, resolveGrpcUrl } from './grpc-url.js';
 
 /**
  * Gateway tokens and status (spec §4 Gateways status, §7). A location has one gateway token:
  * created on first read, shown again to admins (stored sealed, looked up by its sha256), replaced
  * by `rotate`, which cuts off every stream still holding the old one.
  */
-export interface GrpcUrlOptions {
-  publicGrpcUrl: string | undefined;
-  publicUrl: string | undefined;
-  grpcPort: number;
-  tls: boolean;
-}
+export type { GrpcUrlOptions } from './grpc-url.js';
 
 const iso = (d: Date | null) => (d ? { value: d.toISOString() } : undefined);
 
@@ -62,26 +58,24 @@ export class GatewaysService {
     this.#repo = new GatewaysRepo(db);
   }
 
-  grpcUrl(requestHostname: string): string {
-    if (this.urls.publicGrpcUrl) return this.urls.publicGrpcUrl;
-    const host = this.urls.publicUrl ? new URL(this.urls.publicUrl).hostname : requestHostname.replace(/:\d+$/, '');
-    return `${this.urls.tls ? 'https' : 'http'}://${host}:${this.urls.grpcPort}`;
+  grpcUrl(requestHostname: string): ResolvedGrpcUrl {
+    return resolveGrpcUrl(this.urls, requestHostname);
   }
 
   async token(locationId: number, requestHostname: string): Promise<GatewayToken> {
     const current = await this.#repo.token(locationId);
     if (!current) throw networkNotFound(locationId);
-    if (current.tokenEnc) return { token: this.secrets.decrypt(current.tokenEnc), grpc_url: this.grpcUrl(requestHostname) };
+    if (current.tokenEnc) return { token: this.secrets.decrypt(current.tokenEnc), ...this.grpcUrl(requestHostname) };
     const token = randomToken(32);
     // Two first reads at once: the second keeps the first's token.
     if (!(await this.#store(locationId, token, true))) return this.token(locationId, requestHostname);
-    return { token, grpc_url: this.grpcUrl(requestHostname) };
+    return { token, ...this.grpcUrl(requestHostname) };
   }
 
   async rotate(locationId: number, requestHostname: string): Promise<GatewayToken> {
     const token = randomToken(32);
     if (!(await this.#store(locationId, token, false))) throw networkNotFound(locationId);
-    return { token, grpc_url: this.grpcUrl(requestHostname) };
+    return { token, ...this.grpcUrl(requestHostname) };
   }
 
   async #store(locationId: number, token: string, onlyIfUnset: boolean): Promise<boolean> {
