@@ -1,4 +1,4 @@
-import { type ReactNode, useId, useRef } from 'react';
+import { type ReactNode, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from '@/i18n/use-translation';
 import { useFocusTrap } from './use-focus-trap';
@@ -13,27 +13,35 @@ interface DialogProps {
   size?: 'sm' | 'md' | 'lg';
   /** For confirmations: role alertdialog. */
   isAlert?: boolean;
+  /**
+   * For a secret shown once: Escape, the backdrop and × ask first, with this message, before
+   * `onClose`. The caller's own footer button (an explicit "I have saved it") closes directly.
+   */
+  confirmClose?: string | undefined;
 }
 
 /** A modal dialog: focus trapped inside, Escape or the backdrop closes it. */
-export function Dialog({ title, isOpen, onClose, children, footer, size = 'md', isAlert = false }: DialogProps) {
+export function Dialog({ title, isOpen, onClose, children, footer, size = 'md', isAlert = false, confirmClose }: DialogProps) {
   if (!isOpen) return null;
   return createPortal(
-    <DialogPanel title={title} onClose={onClose} footer={footer} size={size} isAlert={isAlert}>
+    <DialogPanel title={title} onClose={onClose} footer={footer} size={size} isAlert={isAlert} confirmClose={confirmClose}>
       {children}
     </DialogPanel>,
     document.body,
   );
 }
 
-function DialogPanel({ title, onClose, children, footer, size, isAlert }: Omit<DialogProps, 'isOpen'>) {
+function DialogPanel({ title, onClose, children, footer, size, isAlert, confirmClose }: Omit<DialogProps, 'isOpen'>) {
   const { t } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
-  useFocusTrap(ref, true, onClose);
+  const bodyId = useId();
+  const [isConfirmingClose, setIsConfirmingClose] = useState(false);
+  const requestClose = confirmClose ? () => setIsConfirmingClose(true) : onClose;
+  useFocusTrap(ref, true, requestClose);
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a backdrop click is a mouse shortcut; Escape and the close button are the keyboard paths
-    <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && requestClose()}>
       {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the role is dialog or alertdialog, both support aria-modal */}
       <div
         ref={ref}
@@ -41,19 +49,43 @@ function DialogPanel({ title, onClose, children, footer, size, isAlert }: Omit<D
         role={isAlert ? 'alertdialog' : 'dialog'}
         aria-modal="true"
         aria-labelledby={titleId}
+        aria-describedby={isAlert ? bodyId : undefined}
         tabIndex={-1}
       >
         <header className="dialog__header">
           <h2 id={titleId} className="dialog__title">
             {title}
           </h2>
-          <button type="button" className="icon-btn" onClick={onClose} aria-label={t('common.closeDialog')} data-skip-autofocus>
+          <button type="button" className="icon-btn" onClick={requestClose} aria-label={t('common.closeDialog')} data-skip-autofocus>
             <span aria-hidden="true">×</span>
           </button>
         </header>
-        <div className="dialog__body">{children}</div>
+        <div id={bodyId} className="dialog__body">
+          {children}
+        </div>
         {footer ? <footer className="dialog__footer">{footer}</footer> : null}
       </div>
+      {confirmClose ? (
+        <Dialog
+          title={t('dialog.confirmClose.title')}
+          isOpen={isConfirmingClose}
+          onClose={() => setIsConfirmingClose(false)}
+          size="sm"
+          isAlert
+          footer={
+            <>
+              <Button onClick={() => setIsConfirmingClose(false)} data-autofocus>
+                {t('dialog.confirmClose.keepOpen')}
+              </Button>
+              <Button variant="danger" onClick={onClose}>
+                {t('dialog.confirmClose.close')}
+              </Button>
+            </>
+          }
+        >
+          <p>{confirmClose}</p>
+        </Dialog>
+      ) : null}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { useTranslation } from '@/i18n/use-translation';
 import type { FieldIssues } from '@/lib/field-errors';
 import { issuesFromProblem } from '@/lib/field-errors';
 import { hasCode, problemMessage } from '@/lib/problem-message';
+import { useLeaveGuard } from '@/lib/use-leave-guard';
 import { AddDeviceForm } from './AddDeviceForm';
 import { DeviceConfigsStep } from './DeviceConfigsStep';
 import { buildDeviceBody, type DeviceFormValues } from './device-form';
@@ -25,11 +26,14 @@ export function AddDeviceWizardPage() {
   const { t } = useTranslation();
   const { username } = useParams({ from: '/_authed/users/$username_/add-device' });
   const navigate = useNavigate();
-  const { canManageDevices } = useDevicePermissions();
+  const { canManageDevices, canViewConfig } = useDevicePermissions();
   const create = useCreateDevice();
   const [errors, setErrors] = useState<FieldIssues>({});
   const [created, setCreated] = useState<Created | undefined>(undefined);
   const backToProfile = () => void navigate({ to: '/users/$username', params: { username } });
+  // The generated private key exists only on this screen; "Finish" is the explicit way out.
+  useLeaveGuard(Boolean(created?.privateKey) && canViewConfig, t('addDevice.leaveWarning'));
+  const finish = () => void navigate({ to: '/users/$username', params: { username }, ignoreBlocker: true });
 
   const onSubmit = (values: DeviceFormValues) => {
     const result = buildDeviceBody(values);
@@ -67,7 +71,7 @@ export function AddDeviceWizardPage() {
       {!canManageDevices ? (
         <StateMessage kind="error" title={t('error.device.management_locked')} />
       ) : created ? (
-        <DeviceConfigsStep deviceName={created.name} configs={created.configs} privateKey={created.privateKey} onFinish={backToProfile} />
+        <DeviceConfigsStep deviceName={created.name} configs={created.configs} privateKey={created.privateKey} onFinish={finish} />
       ) : (
         <AddDeviceForm errors={errors} isPending={create.isPending} onSubmit={onSubmit} onCancel={backToProfile} />
       )}

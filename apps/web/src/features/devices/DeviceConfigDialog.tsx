@@ -8,7 +8,7 @@ import { useTranslation } from '@/i18n/use-translation';
 import { ConfigPanel } from './ConfigPanel';
 import { deviceConfigQueryOptions } from './devices.queries';
 
-/** "Show config": the server's config (its private key is a placeholder) for one location at a time. */
+/** "Show config": the server's config template (its private key is a placeholder) for one location at a time. */
 export function DeviceConfigDialog({ device, onClose }: { device: Device; onClose: () => void }) {
   const { t } = useTranslation();
   const networks = device.networks ?? [];
@@ -30,7 +30,7 @@ export function DeviceConfigDialog({ device, onClose }: { device: Device; onClos
       ) : config.isError ? (
         <StateMessage kind="error" title={t('error.deviceConfig')} onRetry={() => void config.refetch()} />
       ) : (
-        <ConfigPanel config={config.data} deviceName={device.name} locationName={network?.network_name ?? ''} />
+        <ConfigPanel config={config.data} deviceName={device.name} location={{ id: networkId, name: network?.network_name ?? '' }} />
       )}
     </Dialog>
   );

@@ -13,7 +13,7 @@ interface DeviceConfigsStepProps {
   onFinish: () => void;
 }
 
-/** Wizard step 2: one config per location, with the private key filled in locally. */
+/** Wizard step 2: one config per location, with the private key filled in locally (else templates). */
 export function DeviceConfigsStep({ deviceName, configs, privateKey, onFinish }: DeviceConfigsStepProps) {
   const { t } = useTranslation();
   const { canViewConfig } = useDevicePermissions();
@@ -29,9 +29,7 @@ export function DeviceConfigsStep({ deviceName, configs, privateKey, onFinish }:
           <p className="banner banner--warning config-step__note" role="alert">
             {t('addDevice.privateKeyWarning')}
           </p>
-        ) : (
-          <p className="banner banner--info config-step__note">{t('addDevice.ownKeyNote')}</p>
-        )}
+        ) : null}
         {configs.length === 0 ? <p className="muted">{t('addDevice.noLocations')}</p> : null}
         {configs
           .filter((c): c is DeviceConfig & { config: string } => canViewConfig && c.config !== undefined)
@@ -43,7 +41,7 @@ export function DeviceConfigsStep({ deviceName, configs, privateKey, onFinish }:
               <ConfigPanel
                 config={privateKey ? withPrivateKey(c.config, privateKey) : c.config}
                 deviceName={deviceName}
-                locationName={c.network_name}
+                location={{ id: c.network_id, name: c.network_name }}
               />
             </section>
           ))}

@@ -12,6 +12,7 @@ import { type FieldIssues, issuesFromProblem } from '@/lib/field-errors';
 import { hasCode, problemMessage } from '@/lib/problem-message';
 import { AssignedIpField } from './AssignedIpField';
 import { KeyModeChoice } from './KeyModeChoice';
+import type { CreatedNetworkDevice } from './NetworkDeviceConfigDialog';
 import { buildNetworkDeviceRequest, type NetworkDeviceFormValues } from './network-device-form';
 import { type CliToken, useCreateNetworkDevice, useStartCli } from './network-devices.mutations';
 
@@ -19,7 +20,7 @@ const EMPTY: NetworkDeviceFormValues = { name: '', locationId: '', ips: '', keyM
 
 interface AddNetworkDeviceDialogProps {
   onClose: () => void;
-  onCreated: (result: { name: string; locationName: string; config: string }) => void;
+  onCreated: (created: CreatedNetworkDevice) => void;
   onToken: (token: CliToken) => void;
 }
 
@@ -60,7 +61,7 @@ export function AddNetworkDeviceDialog({ onClose, onCreated, onToken }: AddNetwo
       onSuccess: ({ device, config }) =>
         onCreated({
           name: device.name,
-          locationName: device.location_name,
+          location: { id: device.location_id, name: device.location_name },
           config: keyPair ? withPrivateKey(config, keyPair.privateKey) : config,
         }),
       onError,

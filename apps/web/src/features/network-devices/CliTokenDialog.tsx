@@ -5,14 +5,28 @@ import { useTranslation } from '@/i18n/use-translation';
 import { useCopy } from '@/lib/use-copy';
 import type { CliToken } from './network-devices.mutations';
 
-/** The CLI enrollment token is shown once; copy it or the enrollment command now. */
+/**
+ * The CLI enrollment token, shown once: closing other than with "I have saved it" asks first.
+ * Nothing redeems a token yet (docs/locations.md), and the dialog says so instead of naming a
+ * command that does not exist.
+ */
 export function CliTokenDialog({ token, onClose }: { token: CliToken; onClose: () => void }) {
   const { t, language } = useTranslation();
   const copy = useCopy();
   return (
-    <Dialog title={t('networkDevices.tokenTitle')} isOpen onClose={onClose} footer={<Button onClick={onClose}>{t('common.close')}</Button>}>
+    <Dialog
+      title={t('networkDevices.tokenTitle')}
+      isOpen
+      onClose={onClose}
+      confirmClose={t('secret.tokenCloseWarning')}
+      footer={<Button onClick={onClose}>{t('secret.savedClose')}</Button>}
+    >
       <div className="form-grid">
         <p className="banner banner--warning">{t('networkDevices.tokenOnce', { date: formatDateTime(language, token.expires_at) })}</p>
+        <p>{t('networkDevices.tokenPurpose')}</p>
+        <p className="banner banner--info" role="note">
+          {t('networkDevices.tokenUnavailable')}
+        </p>
         <div className="field">
           <span className="field__label">{t('networkDevices.token')}</span>
           <pre className="config-text">{token.token}</pre>

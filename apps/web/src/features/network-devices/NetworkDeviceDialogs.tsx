@@ -6,11 +6,11 @@ import { problemMessage } from '@/lib/problem-message';
 import { AddNetworkDeviceDialog } from './AddNetworkDeviceDialog';
 import { CliTokenDialog } from './CliTokenDialog';
 import { EditNetworkDeviceDialog } from './EditNetworkDeviceDialog';
-import { CreatedConfigDialog, NetworkDeviceConfigDialog } from './NetworkDeviceConfigDialog';
+import { CreatedConfigDialog, type CreatedNetworkDevice, NetworkDeviceConfigDialog } from './NetworkDeviceConfigDialog';
 import type { PageDialog } from './NetworkDevicesPage';
 import { type CliToken, useDeleteNetworkDevice, useStartCli } from './network-devices.mutations';
 
-type Follow = { kind: 'token'; token: CliToken } | { kind: 'created'; name: string; locationName: string; config: string } | undefined;
+type Follow = { kind: 'token'; token: CliToken } | { kind: 'created'; created: CreatedNetworkDevice } | undefined;
 
 /** The page's dialogs: add, edit, config, delete and the one-time CLI token. */
 export function NetworkDeviceDialogs({ dialog, onClose }: { dialog: PageDialog; onClose: () => void }) {
@@ -56,7 +56,7 @@ export function NetworkDeviceDialogs({ dialog, onClose }: { dialog: PageDialog; 
           onClose={onClose}
           onCreated={(created) => {
             onClose();
-            setFollow({ kind: 'created', ...created });
+            setFollow({ kind: 'created', created });
           }}
           onToken={(token) => {
             onClose();
@@ -75,7 +75,12 @@ export function NetworkDeviceDialogs({ dialog, onClose }: { dialog: PageDialog; 
         isDanger
         isPending={remove.isPending}
       >
-        <p>{t('devices.delete.message', { name: dialog?.kind === 'delete' ? dialog.device.name : '' })}</p>
+        <p>
+          {t('networkDevices.delete.message', {
+            name: dialog?.kind === 'delete' ? dialog.device.name : '',
+            location: dialog?.kind === 'delete' ? dialog.device.location_name : '',
+          })}
+        </p>
       </ConfirmDialog>
       <ConfirmDialog
         title={t('networkDevices.generateToken')}
@@ -88,14 +93,7 @@ export function NetworkDeviceDialogs({ dialog, onClose }: { dialog: PageDialog; 
         <p>{t('networkDevices.tokenConfirm', { name: dialog?.kind === 'token' ? dialog.device.name : '' })}</p>
       </ConfirmDialog>
       {follow?.kind === 'token' ? <CliTokenDialog token={follow.token} onClose={() => setFollow(undefined)} /> : null}
-      {follow?.kind === 'created' ? (
-        <CreatedConfigDialog
-          name={follow.name}
-          locationName={follow.locationName}
-          config={follow.config}
-          onClose={() => setFollow(undefined)}
-        />
-      ) : null}
+      {follow?.kind === 'created' ? <CreatedConfigDialog created={follow.created} onClose={() => setFollow(undefined)} /> : null}
     </>
   );
 }
