@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
-import { queryRows } from '#src/db/rows.js';
+import { preparedRows } from '#src/db/rows.js';
 import { authFailures, groupMembers, groups, sessions, users } from '#src/db/schema/index.js';
 import type { UserRow } from '#src/modules/users/users.repo.js';
 
@@ -50,43 +50,31 @@ interface AttemptRow {
 
 const seconds = (n: number) => `${n} seconds`;
 
-/**
- * The login's database work in two statements (it runs once per login, next to an Argon2
- * verification whose CPU it competes with): one before the password check, one after a success.
- */
-export class LoginRepo {
-  constructor(private readonly db: Db) {}
-
-  /**
-   * Finds the account, checks both failure counters for a lock and, when neither is locked,
-   * counts this attempt against both (a new window when the old one has passed; a lock when the
-   * limit is reached). Counting before the password check means parallel guesses cannot all pass
-   * the lock check before any failure is recorded.
-   */
-  async begin(login: string, ipKey: string, policies: LoginPolicies): Promise<LoginAttempt> {
-    const { user: up, ip: ipp } = policies;
-    const [row] = await queryRows<AttemptRow>(
-      this.db,
-      sql`with found as (
+/** `begin`'s statement (see there); the policies are values too, so its text never changes. */
+const beginStatement = preparedRows<
+  AttemptRow,
+  'login' | 'ipKey' | 'userLimit' | 'userWindow' | 'userLock' | 'ipLimit' | 'ipWindow' | 'ipLock'
+>(
+  (p) => sql`with found as (
           select * from ${users}
-          where lower(username) = lower(${login}) or lower(email) = lower(${login})
-          order by lower(username) = lower(${login}) desc
+          where lower(username) = lower(${p.login}) or lower(email) = lower(${p.login})
+          order by lower(username) = lower(${p.login}) desc
           limit 1
         ),
         user_key as (
-          select 'user:' || lower(coalesce((select username from found), ${login}::text)) as key
+          select 'user:' || lower(coalesce((select username from found), ${p.login}::text)) as key
         ),
         keys as (
-          select key from user_key union all select ${ipKey}::text
+          select key from user_key union all select ${p.ipKey}::text
         ),
         locked as (
           select 1 from ${authFailures} f join keys k on k.key = f.key where f.locked_until > now()
         ),
         policy as (
           select k.key,
-            case when k.key like 'user:%' then ${up.limit}::int else ${ipp.limit}::int end as lim,
-            case when k.key like 'user:%' then ${seconds(up.windowSeconds)}::interval else ${seconds(ipp.windowSeconds)}::interval end as win,
-            case when k.key like 'user:%' then ${seconds(up.lockSeconds)}::interval else ${seconds(ipp.lockSeconds)}::interval end as lck
+            case when k.key like 'user:%' then ${p.userLimit}::int else ${p.ipLimit}::int end as lim,
+            case when k.key like 'user:%' then ${p.userWindow}::interval else ${p.ipWindow}::interval end as win,
+            case when k.key like 'user:%' then ${p.userLock}::interval else ${p.ipLock}::interval end as lck
           from keys k
         ),
         counted as (
@@ -110,7 +98,61 @@ export class LoginRepo {
           (select failures from counted where key not like 'user:%') as ip_failures,
           found.*
         from (select 1) one left join found on true`,
-    );
+);
+
+/** `succeed`'s statement (see there). */
+const succeedStatement = preparedRows<
+  { groups: string[]; is_admin: boolean },
+  'userId' | 'userKey' | 'ipKey' | 'ipLimit' | 'create' | 'sessionId' | 'previousId' | 'state' | 'ip' | 'userAgent' | 'expiresAt'
+>(
+  (p) => sql`with cleared as (
+          delete from ${authFailures} where key = ${p.userKey}
+        ),
+        forgiven as (
+          update ${authFailures} set
+            failures = greatest(failures - 1, 0),
+            locked_until = case when failures - 1 < ${p.ipLimit}::int then null else locked_until end
+          where key = ${p.ipKey}
+        ),
+        dropped as (
+          delete from ${sessions} where ${p.create}::boolean and id = ${p.previousId}::text
+        ),
+        created as (
+          insert into ${sessions} (id, user_id, state, ip, user_agent, expires_at)
+          select ${p.sessionId}::text, ${p.userId}::int, ${p.state}::text, ${p.ip}::text,
+            ${p.userAgent}::text, ${p.expiresAt}::timestamptz
+          where ${p.create}::boolean
+        )
+        select coalesce(array_agg(g.name order by g.name), '{}') as groups, coalesce(bool_or(g.is_admin), false) as is_admin
+        from ${groupMembers} gm join ${groups} g on g.id = gm.group_id
+        where gm.user_id = ${p.userId}::int`,
+);
+
+/**
+ * The login's database work in two statements (it runs once per login, next to an Argon2
+ * verification whose CPU it competes with): one before the password check, one after a success.
+ */
+export class LoginRepo {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Finds the account, checks both failure counters for a lock and, when neither is locked,
+   * counts this attempt against both (a new window when the old one has passed; a lock when the
+   * limit is reached). Counting before the password check means parallel guesses cannot all pass
+   * the lock check before any failure is recorded.
+   */
+  async begin(login: string, ipKey: string, policies: LoginPolicies): Promise<LoginAttempt> {
+    const { user: up, ip: ipp } = policies;
+    const [row] = await beginStatement(this.db, {
+      login,
+      ipKey,
+      userLimit: up.limit,
+      userWindow: seconds(up.windowSeconds),
+      userLock: seconds(up.lockSeconds),
+      ipLimit: ipp.limit,
+      ipWindow: seconds(ipp.windowSeconds),
+      ipLock: seconds(ipp.lockSeconds),
+    });
     if (!row) throw new Error('login statement returned no row');
     const user: UserRow | undefined =
       row.id === null
@@ -159,31 +201,19 @@ export class LoginRepo {
     };
   }): Promise<{ groups: string[]; isAdmin: boolean }> {
     const s = input.session;
-    const create = s !== undefined;
-    const [row] = await queryRows<{ groups: string[]; is_admin: boolean }>(
-      this.db,
-      sql`with cleared as (
-          delete from ${authFailures} where key = ${input.userKey}
-        ),
-        forgiven as (
-          update ${authFailures} set
-            failures = greatest(failures - 1, 0),
-            locked_until = case when failures - 1 < ${input.ipPolicy.limit}::int then null else locked_until end
-          where key = ${input.ipKey}
-        ),
-        dropped as (
-          delete from ${sessions} where ${create}::boolean and id = ${s?.previousId ?? null}::text
-        ),
-        created as (
-          insert into ${sessions} (id, user_id, state, ip, user_agent, expires_at)
-          select ${s?.id ?? null}::text, ${input.userId}::int, ${s?.state ?? null}::text, ${s?.ip ?? null}::text,
-            ${s?.userAgent ?? null}::text, ${s?.expiresAt.toISOString() ?? null}::timestamptz
-          where ${create}::boolean
-        )
-        select coalesce(array_agg(g.name order by g.name), '{}') as groups, coalesce(bool_or(g.is_admin), false) as is_admin
-        from ${groupMembers} gm join ${groups} g on g.id = gm.group_id
-        where gm.user_id = ${input.userId}::int`,
-    );
+    const [row] = await succeedStatement(this.db, {
+      userId: input.userId,
+      userKey: input.userKey,
+      ipKey: input.ipKey,
+      ipLimit: input.ipPolicy.limit,
+      create: s !== undefined,
+      sessionId: s?.id ?? null,
+      previousId: s?.previousId ?? null,
+      state: s?.state ?? null,
+      ip: s?.ip ?? null,
+      userAgent: s?.userAgent ?? null,
+      expiresAt: s?.expiresAt.toISOString() ?? null,
+    });
     return { groups: row?.groups ?? [], isAdmin: row?.is_admin ?? false };
   }
 }
