@@ -112,6 +112,7 @@ async function measureUserListPage(dist: string): Promise<UserListPage> {
     database,
     webDist: dist,
     logger: { level: env.LOG_LEVEL, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, file: '/dev/null' },
+    checkResponses: false, // as main.ts runs it
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const baseURL = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;

@@ -2,7 +2,10 @@
  * Login: raw Argon2id verifications/s (the API's own password module and parameters) against
  * `POST /api/v1/auth` logins/s at the same concurrency, then the p99 of other requests
  * (`GET /api/v1/health`, `GET /api/v1/me`) while a login burst runs.
- * Targets: logins/s ≥ 80 % of raw verifications/s; p99 of the other request < 50 ms during the burst.
+ * Targets (ratios, one run): CPU per login ≤ 1.15 × the CPU of one raw verification (API process with
+ * its hashing threads + PostgreSQL backends, from /proc — CPU time is far less noisy than throughput
+ * on shared cores); logins/s ≥ 85 % of raw verifications/s; p99 of `GET /me` during a login burst
+ * ≤ 3 × its idle p99.
  *
  *   npx tsx bench/login.ts          (from bench/; see README)
  *
@@ -58,6 +61,7 @@ async function rawVerify(hash: string, seconds: number) {
   latencies.sort((a, b) => a - b);
   return {
     cpu_ms_per_verification: cpu.self_ms,
+    cpu_ms_per_verification_threads: { main: cpu.main_thread_ms, others: cpu.other_threads_ms },
     verifications: latencies.length,
     elapsed_s: round(elapsed, 2),
     per_s: round(latencies.length / elapsed),
@@ -96,6 +100,7 @@ async function main(): Promise<void> {
     env,
     database,
     logger: { level: env.LOG_LEVEL, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, file: '/dev/null' },
+    checkResponses: false, // as main.ts runs it
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -125,9 +130,10 @@ async function main(): Promise<void> {
       `POST /api/v1/auth: ${round(loginsPerS)} logins/s (${login.status['2xx']} ok, ${login.status.non2xx} non-2xx, ${login.errors} errors; p50 ${login.latency_ms.p50} ms, p99 ${login.latency_ms.p99} ms) → ${round(ratio * 100)} % of raw`,
     );
     const cpu = measured.cpu_per_request_ms;
-    const cpuRatio = raw.cpu_ms_per_verification / cpu.total_ms;
+    const cpuFactor = cpu.total_ms / raw.cpu_ms_per_verification;
     console.log(
-      `CPU per login: ${cpu.self_ms} ms API process + ${cpu.postgres_ms} ms PostgreSQL vs ${raw.cpu_ms_per_verification} ms per raw verification → ${round(cpuRatio * 100)} %`,
+      `CPU per login: ${cpu.self_ms} ms API process (event loop ${cpu.main_thread_ms}, other threads ${cpu.other_threads_ms}) + ${cpu.postgres_ms} ms PostgreSQL` +
+        ` vs ${raw.cpu_ms_per_verification} ms per raw verification (event loop ${raw.cpu_ms_per_verification_threads.main}, other threads ${raw.cpu_ms_per_verification_threads.others}) → ×${round(cpuFactor, 2)}`,
     );
 
     // 3. Other requests: idle baseline, then during a login burst.
@@ -146,7 +152,7 @@ async function main(): Promise<void> {
     );
 
     const failures = login.status.non2xx + login.errors + burst.status.non2xx + burst.errors;
-    const worstP99 = Math.max(healthBurst.latency_ms.p99, meBurst.latency_ms.p99);
+    const meFactor = meBurst.latency_ms.p99 / Math.max(1, meIdle.latency_ms.p99);
     const result = {
       benchmark: 'login',
       command: 'npx tsx bench/login.ts',
@@ -184,24 +190,28 @@ async function main(): Promise<void> {
         ratio_percent: round(ratio * 100),
         cpu_ms_per_raw_verification: raw.cpu_ms_per_verification,
         cpu_ms_per_login: cpu.total_ms,
-        cpu_ratio_percent: round(cpuRatio * 100),
+        cpu_factor: round(cpuFactor, 3),
         health_p99_during_burst_ms: healthBurst.latency_ms.p99,
+        me_p99_idle_ms: meIdle.latency_ms.p99,
         me_p99_during_burst_ms: meBurst.latency_ms.p99,
+        me_p99_factor: round(meFactor, 2),
         failed_logins: failures,
       },
       targets: {
-        logins_at_least_80_percent_of_raw: verdict(ratio >= 0.8),
-        other_request_p99_below_50_ms_during_burst: verdict(worstP99 < 50),
-        health_p99_below_50_ms_during_burst: verdict(healthBurst.latency_ms.p99 < 50),
-        me_p99_below_50_ms_during_burst: verdict(meBurst.latency_ms.p99 < 50),
+        cpu_per_login_at_most_1_15_times_raw: verdict(cpuFactor <= 1.15),
+        logins_at_least_85_percent_of_raw: verdict(ratio >= 0.85),
+        me_p99_during_burst_at_most_3_times_idle: verdict(meFactor <= 3),
       },
     };
     const file = writeResult(process.env.BENCH_RESULT_NAME ?? 'login', result);
     console.log(
-      `\nlogins ${result.figures.logins_per_s}/s vs raw ${raw.per_s}/s → ${result.figures.ratio_percent} % (target ≥ 80 %: ${result.targets.logins_at_least_80_percent_of_raw})`,
+      `\nCPU per login ×${result.figures.cpu_factor} of a raw verification (target ≤ 1.15: ${result.targets.cpu_per_login_at_most_1_15_times_raw})`,
     );
     console.log(
-      `p99 during burst: health ${healthBurst.latency_ms.p99} ms, me ${meBurst.latency_ms.p99} ms (target < 50 ms: ${result.targets.other_request_p99_below_50_ms_during_burst})`,
+      `logins ${result.figures.logins_per_s}/s vs raw ${raw.per_s}/s → ${result.figures.ratio_percent} % (target ≥ 85 %: ${result.targets.logins_at_least_85_percent_of_raw})`,
+    );
+    console.log(
+      `GET /me p99: idle ${meIdle.latency_ms.p99} ms, during the burst ${meBurst.latency_ms.p99} ms → ×${result.figures.me_p99_factor} (target ≤ 3: ${result.targets.me_p99_during_burst_at_most_3_times_idle})`,
     );
     console.log(`failed logins: ${failures}\nwrote ${file}`);
   } finally {

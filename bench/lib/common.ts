@@ -199,9 +199,30 @@ function postgresBackendCpuMs(database: string): number {
   return (ticks * 1000) / CLK_TCK;
 }
 
+/** CPU ms (user + system) of this process's main thread and of all its other threads, from /proc. */
+function threadCpuMs(): { main_thread_ms: number; other_threads_ms: number } {
+  let main = 0;
+  let others = 0;
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      if (Number(tid) === process.pid) main += ticks;
+      else others += ticks;
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return { main_thread_ms: (main * 1000) / CLK_TCK, other_threads_ms: (others * 1000) / CLK_TCK };
+}
+
 export interface CpuSnapshot {
   self_ms: number;
   postgres_ms: number;
+  /** The part of self_ms on the main (event loop) thread, and on the others (libuv pool: Argon2; V8 helpers), 10 ms ticks. */
+  main_thread_ms: number;
+  other_threads_ms: number;
 }
 
 /**
@@ -212,7 +233,7 @@ export interface CpuSnapshot {
  */
 export function cpuSnapshot(database?: string): CpuSnapshot {
   const u = process.cpuUsage();
-  return { self_ms: (u.user + u.system) / 1000, postgres_ms: database ? postgresBackendCpuMs(database) : 0 };
+  return { self_ms: (u.user + u.system) / 1000, postgres_ms: database ? postgresBackendCpuMs(database) : 0, ...threadCpuMs() };
 }
 
 export function cpuPer(before: CpuSnapshot, after: CpuSnapshot, count: number) {
@@ -220,6 +241,8 @@ export function cpuPer(before: CpuSnapshot, after: CpuSnapshot, count: number) {
     self_ms: round((after.self_ms - before.self_ms) / count, 3),
     postgres_ms: round((after.postgres_ms - before.postgres_ms) / count, 3),
     total_ms: round((after.self_ms - before.self_ms + after.postgres_ms - before.postgres_ms) / count, 3),
+    main_thread_ms: round((after.main_thread_ms - before.main_thread_ms) / count, 3),
+    other_threads_ms: round((after.other_threads_ms - before.other_threads_ms) / count, 3),
   };
 }
 
