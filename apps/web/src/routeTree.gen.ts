@@ -14,6 +14,7 @@ import { Route as LoginRouteImport } from './routes/login'
 import { Route as AuthedIndexRouteImport } from './routes/_authed/index'
 import { Route as AuthedAdminRouteImport } from './routes/_authed/_admin'
 import { Route as AuthRedirectRouteImport } from './routes/auth.redirect'
+import { Route as AuthedAdminConnectedUsersRouteImport } from './routes/_authed/_admin/connected-users'
 import { Route as AuthedAdminGroupsRouteImport } from './routes/_authed/_admin/groups'
 import { Route as AuthedAdminNetworkDevicesRouteImport } from './routes/_authed/_admin/network-devices'
 import { Route as AuthedAdminSettingsRouteImport } from './routes/_authed/_admin/settings'
@@ -50,6 +51,12 @@ const AuthRedirectRoute = AuthRedirectRouteImport.update({
   path: '/auth/redirect',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthedAdminConnectedUsersRoute =
+  AuthedAdminConnectedUsersRouteImport.update({
+    id: '/connected-users',
+    path: '/connected-users',
+    getParentRoute: () => AuthedAdminRoute,
+  } as any)
 const AuthedAdminGroupsRoute = AuthedAdminGroupsRouteImport.update({
   id: '/groups',
   path: '/groups',
@@ -121,6 +128,7 @@ export interface FileRoutesByFullPath {
   '/': typeof AuthedIndexRoute
   '/login': typeof LoginRoute
   '/auth/redirect': typeof AuthRedirectRoute
+  '/connected-users': typeof AuthedAdminConnectedUsersRoute
   '/groups': typeof AuthedAdminGroupsRoute
   '/network-devices': typeof AuthedAdminNetworkDevicesRoute
   '/settings': typeof AuthedAdminSettingsRoute
@@ -138,6 +146,7 @@ export interface FileRoutesByTo {
   '/login': typeof LoginRoute
   '/': typeof AuthedIndexRoute
   '/auth/redirect': typeof AuthRedirectRoute
+  '/connected-users': typeof AuthedAdminConnectedUsersRoute
   '/groups': typeof AuthedAdminGroupsRoute
   '/network-devices': typeof AuthedAdminNetworkDevicesRoute
   '/settings': typeof AuthedAdminSettingsRoute
@@ -158,6 +167,7 @@ export interface FileRoutesById {
   '/_authed/_admin': typeof AuthedAdminRouteWithChildren
   '/auth/redirect': typeof AuthRedirectRoute
   '/_authed/': typeof AuthedIndexRoute
+  '/_authed/_admin/connected-users': typeof AuthedAdminConnectedUsersRoute
   '/_authed/_admin/groups': typeof AuthedAdminGroupsRoute
   '/_authed/_admin/network-devices': typeof AuthedAdminNetworkDevicesRoute
   '/_authed/_admin/settings': typeof AuthedAdminSettingsRoute
@@ -177,6 +187,7 @@ export interface FileRouteTypes {
     | '/'
     | '/login'
     | '/auth/redirect'
+    | '/connected-users'
     | '/groups'
     | '/network-devices'
     | '/settings'
@@ -194,6 +205,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/'
     | '/auth/redirect'
+    | '/connected-users'
     | '/groups'
     | '/network-devices'
     | '/settings'
@@ -213,6 +225,7 @@ export interface FileRouteTypes {
     | '/_authed/_admin'
     | '/auth/redirect'
     | '/_authed/'
+    | '/_authed/_admin/connected-users'
     | '/_authed/_admin/groups'
     | '/_authed/_admin/network-devices'
     | '/_authed/_admin/settings'
@@ -269,6 +282,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/auth/redirect'
       preLoaderRoute: typeof AuthRedirectRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_authed/_admin/connected-users': {
+      id: '/_authed/_admin/connected-users'
+      path: '/connected-users'
+      fullPath: '/connected-users'
+      preLoaderRoute: typeof AuthedAdminConnectedUsersRouteImport
+      parentRoute: typeof AuthedAdminRoute
     }
     '/_authed/_admin/groups': {
       id: '/_authed/_admin/groups'
@@ -358,6 +378,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthedAdminRouteChildren {
+  AuthedAdminConnectedUsersRoute: typeof AuthedAdminConnectedUsersRoute
   AuthedAdminGroupsRoute: typeof AuthedAdminGroupsRoute
   AuthedAdminNetworkDevicesRoute: typeof AuthedAdminNetworkDevicesRoute
   AuthedAdminSettingsRoute: typeof AuthedAdminSettingsRoute
@@ -371,6 +392,7 @@ interface AuthedAdminRouteChildren {
 }
 
 const AuthedAdminRouteChildren: AuthedAdminRouteChildren = {
+  AuthedAdminConnectedUsersRoute: AuthedAdminConnectedUsersRoute,
   AuthedAdminGroupsRoute: AuthedAdminGroupsRoute,
   AuthedAdminNetworkDevicesRoute: AuthedAdminNetworkDevicesRoute,
   AuthedAdminSettingsRoute: AuthedAdminSettingsRoute,

@@ -1,7 +1,10 @@
 import type { Device } from '@palisade/contracts';
+import { Badge } from '@/components/Badge';
 import { Menu, type MenuItem } from '@/components/Menu';
+import { formatDateTime } from '@/i18n/format';
 import { useTranslation } from '@/i18n/use-translation';
 import { useCopy } from '@/lib/use-copy';
+import { DeviceStatus } from './DeviceStatus';
 import { shortKey } from './config-text';
 
 interface DeviceItemProps {
@@ -28,7 +31,10 @@ export function DeviceItem({ device, canManage, canViewConfig, onEdit, onDelete,
   return (
     <li className="device-item" aria-label={device.name}>
       <div className="device-item__main">
-        <span className="device-item__name">{device.name}</span>
+        <span className="device-item__title">
+          <span className="device-item__name">{device.name}</span>
+          <DeviceStatus connection={device} />
+        </span>
         <span className="device-item__key">
           <span title={device.wireguard_pubkey}>{shortKey(device.wireguard_pubkey)}</span>
           <button
@@ -42,10 +48,17 @@ export function DeviceItem({ device, canManage, canViewConfig, onEdit, onDelete,
             </svg>
           </button>
         </span>
+        <ConnectionFacts device={device} />
         <ul className="device-item__networks">
           {(device.networks ?? []).map((n) => (
             <li key={n.network_id}>
               <strong>{n.network_name}</strong> {n.device_wireguard_ips.join(', ')}
+              {n.is_active ? (
+                <>
+                  {' '}
+                  <Badge tone="success">{t('devices.status.connected')}</Badge>
+                </>
+              ) : null}
             </li>
           ))}
           {device.networks?.length ? null : <li>{t('devices.noLocations')}</li>}
@@ -53,5 +66,33 @@ export function DeviceItem({ device, canManage, canViewConfig, onEdit, onDelete,
       </div>
       {items.length ? <Menu label={t('devices.actionsFor', { name: device.name })} items={items} /> : null}
     </li>
+  );
+}
+
+/** Spec §3 Device: public IP, last location and connection date, once a gateway has seen the device. */
+function ConnectionFacts({ device }: { device: Device }) {
+  const { t, language } = useTranslation();
+  if (!device.last_connected_at) return null;
+  return (
+    <dl className="device-item__facts">
+      {device.last_connected_ip ? (
+        <div>
+          <dt>{t('devices.publicIp')}</dt>
+          <dd className="mono">{device.last_connected_ip}</dd>
+        </div>
+      ) : null}
+      {device.last_connected_location ? (
+        <div>
+          <dt>{t('devices.lastLocation')}</dt>
+          <dd>{device.last_connected_location}</dd>
+        </div>
+      ) : null}
+      {device.connected_at ? (
+        <div>
+          <dt>{device.is_active ? t('devices.connectedSince') : t('devices.connectedAt')}</dt>
+          <dd>{formatDateTime(language, device.connected_at)}</dd>
+        </div>
+      ) : null}
+    </dl>
   );
 }

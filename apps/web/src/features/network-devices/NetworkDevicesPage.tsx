@@ -1,4 +1,4 @@
-import type { NetworkDevice } from '@palisade/contracts';
+import type { NetworkDevice, PendingNetworkDevice } from '@palisade/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '@/components/Button';
@@ -6,14 +6,19 @@ import { Pagination } from '@/components/Pagination';
 import { StateMessage } from '@/components/StateMessage';
 import { useTranslation } from '@/i18n/use-translation';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { DeletePendingDialog } from './DeletePendingDialog';
 import { NetworkDeviceDialogs } from './NetworkDeviceDialogs';
 import { NetworkDevicesTable, type RowAction } from './NetworkDevicesTable';
-import { networkDevicesQueryOptions } from './network-devices.queries';
+import { networkDevicesQueryOptions, pendingNetworkDevicesQueryOptions } from './network-devices.queries';
 import '@/features/users/users.css';
 import '@/features/devices/devices.css';
 import '@/features/locations/locations.css';
 
 export type PageDialog = { kind: RowAction; device: NetworkDevice } | { kind: 'add' } | undefined;
+
+/** Pending enrollments are few: searched here with the list's text fields. */
+const matches = (p: PendingNetworkDevice, search: string) =>
+  [p.name, p.location_name, p.description ?? '', ...p.assigned_ips].some((v) => v.toLowerCase().includes(search.toLowerCase()));
 
 /** Standalone network devices: server-paged and searchable. */
 export function NetworkDevicesPage() {
@@ -23,7 +28,10 @@ export function NetworkDevicesPage() {
   const [page, setPage] = useState(1);
   const [perPage, setPerPage] = useState(50);
   const [dialog, setDialog] = useState<PageDialog>(undefined);
+  const [pendingToDelete, setPendingToDelete] = useState<PendingNetworkDevice | undefined>(undefined);
   const list = useQuery(networkDevicesQueryOptions({ page, per_page: perPage, ...(search ? { search } : {}) }));
+  const pendingQuery = useQuery(pendingNetworkDevicesQueryOptions);
+  const pending = page === 1 ? (pendingQuery.data ?? []).filter((p) => !search || matches(p, search)) : [];
 
   return (
     <section aria-labelledby="network-devices-title">
@@ -60,7 +68,7 @@ export function NetworkDevicesPage() {
           <StateMessage kind="loading" title={t('common.loading')} />
         ) : list.isError ? (
           <StateMessage kind="error" title={t('networkDevices.loadError')} onRetry={() => void list.refetch()} />
-        ) : list.data.items.length === 0 ? (
+        ) : list.data.items.length === 0 && pending.length === 0 ? (
           <StateMessage
             kind="empty"
             title={search ? t('networkDevices.noMatch') : t('networkDevices.empty')}
@@ -70,8 +78,10 @@ export function NetworkDevicesPage() {
           <>
             <NetworkDevicesTable
               devices={list.data.items}
+              pending={pending}
               isFetching={list.isPlaceholderData}
               onAction={(kind, device) => setDialog({ kind, device })}
+              onDeletePending={setPendingToDelete}
             />
             <Pagination
               page={page}
@@ -87,6 +97,7 @@ export function NetworkDevicesPage() {
         )}
       </div>
       <NetworkDeviceDialogs dialog={dialog} onClose={() => setDialog(undefined)} />
+      <DeletePendingDialog device={pendingToDelete} onClose={() => setPendingToDelete(undefined)} />
     </section>
   );
 }

@@ -49,6 +49,15 @@ export const useDeleteNetworkDevice = () =>
     meta: { invalidate: [networkDeviceKeys.all] },
   });
 
+/** Removes a device still waiting for its CLI enrollment (its token stops working). */
+export const useDeletePendingNetworkDevice = () =>
+  useMutation({
+    mutationFn: async (id: number) => {
+      await unwrap(api.DELETE('/api/v1/device/network/pending/{id}', { params: { path: { id } } }));
+    },
+    meta: { invalidate: [networkDeviceKeys.all] },
+  });
+
 /** A CLI enrollment token: for a new device (body) or an existing one (id). Shown once. */
 export const useStartCli = () =>
   useMutation({

@@ -1,5 +1,5 @@
 import { unwrap } from '@palisade/api-client';
-import type { NetworkDevice } from '@palisade/contracts';
+import type { NetworkDevice, PendingNetworkDevice } from '@palisade/contracts';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { unwrapText } from '@/lib/text-response';
@@ -21,6 +21,7 @@ export const networkDeviceKeys = {
   all: ['network-devices'] as const,
   lists: () => [...networkDeviceKeys.all, 'list'] as const,
   list: (params: NetworkDevicesParams) => [...networkDeviceKeys.lists(), params] as const,
+  pending: () => [...networkDeviceKeys.all, 'pending'] as const,
   config: (id: number) => [...networkDeviceKeys.all, 'config', id] as const,
   suggestedIps: (locationId: number) => [...networkDeviceKeys.all, 'ip', locationId] as const,
   checkIps: (locationId: number, ips: readonly string[]) => [...networkDeviceKeys.all, 'ip-check', locationId, ips] as const,
@@ -33,6 +34,12 @@ export const networkDevicesQueryOptions = (params: NetworkDevicesParams) =>
       unwrap(api.GET('/api/v1/device/network', { params: { query: params }, signal })),
     placeholderData: keepPreviousData,
   });
+
+/** Devices announced with a CLI token whose client has not enrolled yet (few: tokens expire in a day). */
+export const pendingNetworkDevicesQueryOptions = queryOptions({
+  queryKey: networkDeviceKeys.pending(),
+  queryFn: async ({ signal }): Promise<PendingNetworkDevice[]> => unwrap(api.GET('/api/v1/device/network/pending', { signal })),
+});
 
 export const networkDeviceConfigQueryOptions = (id: number) =>
   queryOptions({
