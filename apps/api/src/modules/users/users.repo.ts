@@ -1,5 +1,5 @@
 import type { UserListQuery } from '@palisade/contracts';
-import { and, asc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { ADVISORY_LOCKS } from '#src/db/advisory-locks.js';
 import type { Db } from '#src/db/client.js';
 import { countRows, totalOf } from '#src/db/row-counts.js';
@@ -132,6 +132,20 @@ export class UsersRepo {
 
   async findById(id: number): Promise<UserRow | undefined> {
     const [row] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
+    return row;
+  }
+
+  /** A user with their groups in one round trip (`GET /me` runs it on every console load). */
+  async findRecordById(id: number): Promise<UserRecord | undefined> {
+    const [row] = await this.db
+      .select({
+        ...getTableColumns(users),
+        groups: sql<string[]>`coalesce((select array_agg(g.name order by g.name) from ${groupMembers} gm
+          join ${groups} g on g.id = gm.group_id where gm.user_id = ${users.id}), '{}')`,
+        isAdmin: sql<boolean>`${adminMembership(users.id)}`,
+      })
+      .from(users)
+      .where(eq(users.id, id));
     return row;
   }
 

@@ -83,9 +83,7 @@ export class UsersService {
   }
 
   async getById(id: number): Promise<User | undefined> {
-    const row = await this.#repo.findById(id);
-    if (!row) return undefined;
-    const [record] = await this.#repo.withGroups([row]);
+    const record = await this.#repo.findRecordById(id);
     return record ? toUser(record) : undefined;
   }
 
