@@ -38,6 +38,7 @@ test('enterprise switches hide device management and manual config from non-admi
     const devices = page.getByRole('region', { name: 'Devices' });
     await expect(devices.getByRole('listitem', { name: `phone-${username}` })).toBeVisible();
     await expect(devices.getByRole('link', { name: '+ Add device' })).toHaveCount(0);
+    await expect(devices.getByText('Device management is limited to administrators (enterprise setting).')).toBeVisible();
     await expect(devices.getByRole('button', { name: /^Actions for/ })).toHaveCount(0);
     // Protected, not just hidden.
     const status = await page.evaluate(

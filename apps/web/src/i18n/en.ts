@@ -400,6 +400,7 @@ export const en = {
   'addDevice.privateKeyWarning': 'The private key is shown only now. Download or copy the configuration before you leave this page.',
   'addDevice.noLocations': 'You have no access to any location yet. Ask your administrator to add you to a location.',
   'addDevice.finish': 'Finish',
+  'form.leaveWarning': 'Leave this page? Your unsaved changes will be lost.',
   'addDevice.leaveWarning': 'Leave this page? The private key is shown only here: once you leave, you will not be able to see it again.',
   'dialog.confirmClose.title': 'Close without saving it?',
   'dialog.confirmClose.keepOpen': 'Keep open',

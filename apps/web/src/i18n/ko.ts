@@ -390,6 +390,7 @@ export const ko: Catalogue = {
   'addDevice.privateKeyWarning': '개인 키는 지금만 표시됩니다. 이 페이지를 떠나기 전에 구성을 다운로드하거나 복사하세요.',
   'addDevice.noLocations': '아직 접근할 수 있는 위치가 없습니다. 관리자에게 위치 추가를 요청하세요.',
   'addDevice.finish': '완료',
+  'form.leaveWarning': '이 페이지를 떠날까요? 저장하지 않은 변경 사항은 사라집니다.',
   'addDevice.leaveWarning': '이 페이지를 떠날까요? 개인 키는 여기에서만 표시되며, 떠나면 다시 볼 수 없습니다.',
   'dialog.confirmClose.title': '저장하지 않고 닫을까요?',
   'dialog.confirmClose.keepOpen': '계속 열어 두기',

@@ -390,6 +390,7 @@ export const pl: Catalogue = {
   'addDevice.privateKeyWarning': 'Klucz prywatny jest widoczny tylko teraz. Pobierz lub skopiuj konfigurację, zanim opuścisz tę stronę.',
   'addDevice.noLocations': 'Nie masz jeszcze dostępu do żadnej lokalizacji. Poproś administratora o dodanie.',
   'addDevice.finish': 'Zakończ',
+  'form.leaveWarning': 'Opuścić tę stronę? Niezapisane zmiany zostaną utracone.',
   'addDevice.leaveWarning': 'Opuścić tę stronę? Klucz prywatny jest pokazywany tylko tutaj: po wyjściu nie zobaczysz go ponownie.',
   'dialog.confirmClose.title': 'Zamknąć bez zapisania?',
   'dialog.confirmClose.keepOpen': 'Nie zamykaj',

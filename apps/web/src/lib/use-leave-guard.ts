@@ -17,3 +17,6 @@ export function useLeaveGuard(when: boolean, message: string): void {
   const shouldBlockFn = useCallback(() => !window.confirm(messageRef.current), []);
   useBlocker({ shouldBlockFn, enableBeforeUnload: true, disabled: !when });
 }
+
+/** A form's values differ from the ones it was loaded or last saved with (plain data only). */
+export const hasChanges = (values: object, baseline: object): boolean => JSON.stringify(values) !== JSON.stringify(baseline);

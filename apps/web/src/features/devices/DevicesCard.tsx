@@ -45,7 +45,9 @@ export function DevicesCard({ username }: { username: string }) {
           <Link to="/users/$username/add-device" params={{ username }} className="btn btn--primary btn--sm">
             {t('devices.add')}
           </Link>
-        ) : null}
+        ) : (
+          <p className="field__hint">{t('devices.managementLocked')}</p>
+        )}
       </div>
       {devices.isPending ? (
         <StateMessage kind="loading" title={t('common.loading')} />

@@ -6,6 +6,7 @@ import { TagInput } from '@/components/TagInput';
 import { TextField } from '@/components/TextField';
 import { useTranslation } from '@/i18n/use-translation';
 import { hasCode, problemMessage } from '@/lib/problem-message';
+import { hasChanges, useLeaveGuard } from '@/lib/use-leave-guard';
 import { useZodForm } from '@/lib/use-zod-form';
 import { GroupsPicker } from './GroupsPicker';
 import { EMPTY_LOCATION, type LocationFormValues, listError, valuesToBody } from './location-form';
@@ -27,6 +28,8 @@ export function LocationForm({ initial = EMPTY_LOCATION, submitLabel, isPending,
   const form = useZodForm(NetworkBodySchema, initial);
   const [banner, setBanner] = useState<string | undefined>(undefined);
   const v = form.values;
+  const [saved, setSaved] = useState(initial);
+  useLeaveGuard(hasChanges(v, saved), t('form.leaveWarning'));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -34,7 +37,7 @@ export function LocationForm({ initial = EMPTY_LOCATION, submitLabel, isPending,
     const body = form.validate(valuesToBody(v));
     if (!body) return;
     const error = await onSubmit(body);
-    if (!error) return;
+    if (!error) return setSaved(v);
     if (hasCode(error, 'network.name_taken')) form.setErrors({ name: { code: 'name_taken' } });
     else if (!form.applyServerError(error)) setBanner(problemMessage(t, error));
   };

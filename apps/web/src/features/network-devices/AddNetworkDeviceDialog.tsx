@@ -8,7 +8,8 @@ import { withPrivateKey } from '@/features/devices/config-text';
 import { listError } from '@/features/locations/location-form';
 import { locationsQueryOptions } from '@/features/locations/locations.queries';
 import { useTranslation } from '@/i18n/use-translation';
-import { type FieldIssues, issuesFromProblem } from '@/lib/field-errors';
+import { type FieldIssues, fieldMessage, issuesFromProblem } from '@/lib/field-errors';
+import { withoutField } from '@/lib/use-zod-form';
 import { hasCode, problemMessage } from '@/lib/problem-message';
 import { AssignedIpField } from './AssignedIpField';
 import { KeyModeChoice } from './KeyModeChoice';
@@ -17,6 +18,16 @@ import { buildNetworkDeviceRequest, type NetworkDeviceFormValues } from './netwo
 import { type CliToken, useCreateNetworkDevice, useStartCli } from './network-devices.mutations';
 
 const EMPTY: NetworkDeviceFormValues = { name: '', locationId: '', ips: '', keyMode: 'generate', publicKey: '', description: '' };
+
+/** The API field each form value is checked as: editing a value clears that field's errors. */
+const API_FIELD: Record<keyof NetworkDeviceFormValues, string> = {
+  name: 'name',
+  locationId: 'location_id',
+  ips: 'assigned_ips',
+  keyMode: 'wireguard_pubkey',
+  publicKey: 'wireguard_pubkey',
+  description: 'description',
+};
 
 interface AddNetworkDeviceDialogProps {
   onClose: () => void;
@@ -33,8 +44,10 @@ export function AddNetworkDeviceDialog({ onClose, onCreated, onToken }: AddNetwo
   const startCli = useStartCli();
   const [v, setValues] = useState(EMPTY);
   const [errors, setErrors] = useState<FieldIssues>({});
-  const set = <K extends keyof NetworkDeviceFormValues>(key: K, value: NetworkDeviceFormValues[K]) =>
+  const set = <K extends keyof NetworkDeviceFormValues>(key: K, value: NetworkDeviceFormValues[K]) => {
     setValues((s) => ({ ...s, [key]: value }));
+    setErrors((e) => withoutField(e, API_FIELD[key]));
+  };
   const allowed = (locations.data ?? []).filter((n) => !n.mfa_enabled);
   const locationId = Number(v.locationId) || 0;
 
@@ -98,11 +111,14 @@ export function AddNetworkDeviceDialog({ onClose, onCreated, onToken }: AddNetwo
               { value: '', label: t('networkDevices.chooseLocation') },
               ...allowed.map((n) => ({ value: String(n.id), label: n.name })),
             ]}
-            onValueChange={(x) => setValues((s) => ({ ...s, locationId: x, ips: '' }))}
+            onValueChange={(x) => {
+              set('locationId', x);
+              set('ips', '');
+            }}
           />
           {errors.location_id ? (
             <p className="field__error" role="alert">
-              {t('field.required')}
+              {fieldMessage(t, errors.location_id)}
             </p>
           ) : null}
           {locations.data && allowed.length < locations.data.length ? <p className="field__hint">{t('networkDevices.mfaHidden')}</p> : null}

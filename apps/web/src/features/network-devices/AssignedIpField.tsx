@@ -23,21 +23,30 @@ interface AssignedIpFieldProps {
   ownIps?: readonly string[];
 }
 
-/** Assigned IPs, prefilled from GET /device/network/ip/{location} and checked live against the location. */
+const isSameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((ip) => b.includes(ip));
+
+/**
+ * Assigned IPs, prefilled from GET /device/network/ip/{location} and checked live against the
+ * location. While editing, the device's own current addresses are said to be its own and are
+ * not checked: only a change is.
+ */
 export function AssignedIpField({ locationId, value, onValueChange, error, shouldSuggest, ownIps = [] }: AssignedIpFieldProps) {
   const { t } = useTranslation();
   const suggested = useQuery({ ...suggestedIpsQueryOptions(locationId), enabled: shouldSuggest && locationId > 0 });
+  const isOwn = (list: readonly string[]) => ownIps.length > 0 && isSameSet(list, ownIps);
+  const isCurrent = isOwn(splitIps(value));
   const ips = splitIps(useDebouncedValue(value, 350));
-  const check = useQuery(checkIpsQueryOptions(locationId, ips));
+  const isChecked = !isOwn(ips) && locationId > 0 && ips.length > 0;
+  const check = useQuery({ ...checkIpsQueryOptions(locationId, ips), enabled: isChecked });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: prefill once per location, not on every keystroke
   useEffect(() => {
     if (shouldSuggest && suggested.data?.length) onValueChange(suggested.data.join(', '));
   }, [suggested.data, shouldSuggest]);
 
-  const bad = check.data?.find((r) => !r.valid && !(r.code === 'network.ip_in_use' && ownIps.includes(r.ip)));
+  const bad = isCurrent ? undefined : check.data?.find((r) => !r.valid && !(r.code === 'network.ip_in_use' && ownIps.includes(r.ip)));
   const liveError: FieldIssue | undefined = bad ? { code: bad.code ?? 'network.ip_invalid' } : undefined;
-  const isOk = check.data !== undefined && !bad && ips.length > 0;
+  const isOk = !isCurrent && isChecked && check.data !== undefined && !bad;
   return (
     <TextField
       label={t('networkDevices.assignedIp')}
@@ -47,8 +56,8 @@ export function AssignedIpField({ locationId, value, onValueChange, error, shoul
       value={value}
       onValueChange={onValueChange}
       error={error ?? liveError}
-      status={isOk ? t('networkDevices.ipAvailable') : undefined}
-      hint={t('networkDevices.assignedIpHint')}
+      status={isCurrent ? t('networkDevices.currentAddress') : isOk ? t('networkDevices.ipAvailable') : undefined}
+      hint={shouldSuggest ? t('networkDevices.assignedIpHint') : t('networkDevices.assignedIpEditHint')}
     />
   );
 }

@@ -7,6 +7,7 @@ import { TextField } from '@/components/TextField';
 import { pushToast } from '@/components/toast-store';
 import { useTranslation } from '@/i18n/use-translation';
 import { hasCode, problemMessage } from '@/lib/problem-message';
+import { hasChanges, useLeaveGuard } from '@/lib/use-leave-guard';
 import { useZodForm } from '@/lib/use-zod-form';
 import { ConfirmIdentityChange } from './ConfirmIdentityChange';
 import { GroupsChecklist } from './GroupsChecklist';
@@ -24,7 +25,7 @@ export function UserDetailsForm({ user, isAdmin, onDone }: UserDetailsFormProps)
   const { t } = useTranslation();
   const navigate = useNavigate();
   const update = useUpdateUser();
-  const form = useZodForm(UpdateUserBodySchema, {
+  const initial = {
     username: user.username,
     first_name: user.first_name,
     last_name: user.last_name,
@@ -32,7 +33,9 @@ export function UserDetailsForm({ user, isAdmin, onDone }: UserDetailsFormProps)
     phone: user.phone ?? '',
     is_active: user.is_active,
     groups: user.groups,
-  });
+  };
+  const form = useZodForm(UpdateUserBodySchema, initial);
+  useLeaveGuard(hasChanges(form.values, initial), t('form.leaveWarning'));
   const [pending, setPending] = useState<UpdateUserBody | undefined>(undefined);
 
   const save = (body: UpdateUserBody) =>
@@ -44,7 +47,7 @@ export function UserDetailsForm({ user, isAdmin, onDone }: UserDetailsFormProps)
           pushToast({ id: `profile-saved-${saved.username}`, kind: 'success', message: t('profile.saved') });
           onDone();
           if (saved.username !== user.username)
-            void navigate({ to: '/users/$username', params: { username: saved.username }, replace: true });
+            void navigate({ to: '/users/$username', params: { username: saved.username }, replace: true, ignoreBlocker: true });
         },
         onError: (error) => {
           setPending(undefined);

@@ -3,6 +3,7 @@ import { useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Badge } from '@/components/Badge';
 import { StateMessage } from '@/components/StateMessage';
+import { useModuleEnabled } from '@/features/app/modules';
 import { useAuthStore } from '@/features/auth/auth-store';
 import { DevicesCard } from '@/features/devices/DevicesCard';
 import { useTranslation } from '@/i18n/use-translation';
@@ -19,6 +20,7 @@ export function UserProfilePage() {
   const me = useAuthStore((s) => s.user);
   const user = useQuery(userQueryOptions(username));
   const [isEditing, setIsEditing] = useState(false);
+  const isWireguardEnabled = useModuleEnabled('wireguard');
 
   if (user.isPending) return <StateMessage kind="loading" title={t('common.loading')} />;
   if (user.isError)
@@ -60,7 +62,7 @@ export function UserProfilePage() {
         )}
         <PasswordCard username={profile.username} isSelf={isSelf} isAdmin={isAdmin} />
       </div>
-      <DevicesCard username={profile.username} />
+      {isWireguardEnabled ? <DevicesCard username={profile.username} /> : null}
     </section>
   );
 }

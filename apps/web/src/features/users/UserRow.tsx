@@ -72,7 +72,7 @@ export function UserRow({ user, isSelected, onToggle, onSetPassword, onDelete }:
           {user.is_active ? t('users.status.active') : t('users.status.disabled')}
         </Badge>
       </td>
-      <td className="col-lg">{formatDate(language, user.created_at)}</td>
+      <td className="col-lg col-date">{formatDate(language, user.created_at)}</td>
       <td className="col-actions">
         <Menu
           label={t('users.actionsFor', { username: user.username })}
