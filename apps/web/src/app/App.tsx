@@ -4,12 +4,22 @@ import { useEffect, useState } from 'react';
 import { PageLoader } from '@/components/PageLoader';
 import { essentialsQueryOptions } from '@/features/app/app.queries';
 import { meQueryOptions } from '@/features/auth/auth.queries';
+import { useAuthStore } from '@/features/auth/auth-store';
 import { createQueryClient } from './query-client';
 import { createAppRouter } from './router';
 import { useDocumentSync } from './use-document-sync';
 
 const queryClient = createQueryClient();
 const router = createAppRouter(queryClient);
+
+/**
+ * On the login page with no user stored, the session is known to be absent: asking `/me` would
+ * only earn an expected 401 (which the browser logs as an error on every visit). Everywhere else
+ * the cookie may still hold a session (a new tab has an empty session storage), so ask.
+ */
+export function shouldAskForCurrentUser(): boolean {
+  return useAuthStore.getState().user !== undefined || !window.location.pathname.startsWith('/login');
+}
 
 /**
  * Spec §1 startup: the page loader stays until the current-user query and the essential-settings
@@ -20,9 +30,10 @@ export function App() {
   useDocumentSync();
 
   useEffect(() => {
-    void Promise.allSettled([queryClient.fetchQuery(meQueryOptions), queryClient.fetchQuery(essentialsQueryOptions)]).then(() =>
-      setIsReady(true),
-    );
+    void Promise.allSettled([
+      shouldAskForCurrentUser() ? queryClient.fetchQuery(meQueryOptions) : undefined,
+      queryClient.fetchQuery(essentialsQueryOptions),
+    ]).then(() => setIsReady(true));
   }, []);
 
   return <QueryClientProvider client={queryClient}>{isReady ? <RouterProvider router={router} /> : <PageLoader />}</QueryClientProvider>;

@@ -1,5 +1,6 @@
 import { ApiError } from '@palisade/api-client';
 import { MutationCache, QueryCache, QueryClient, type QueryKey } from '@tanstack/react-query';
+import { appKeys } from '@/features/app/app.queries';
 import { useAuthStore } from '@/features/auth/auth-store';
 
 declare module '@tanstack/react-query' {
@@ -11,11 +12,15 @@ declare module '@tanstack/react-query' {
 
 const isClientError = (error: unknown) => error instanceof ApiError && error.status >= 400 && error.status < 500;
 
-/** A 401 on any call while a user is stored means the session ended: reset (spec §4 logs out). */
-function onAnyError(error: unknown) {
-  if (error instanceof ApiError && error.status === 401 && useAuthStore.getState().user) {
-    useAuthStore.getState().reset();
-  }
+/**
+ * A 401 on any call while a user is stored means the session ended: reset (spec §4 logs out) and
+ * remember why, so the login page says so. A `module.disabled` answer means the module switches
+ * changed since the console loaded them: refresh them, so its screens and navigation go away.
+ */
+function onAnyError(queryClient: QueryClient, error: unknown) {
+  if (!(error instanceof ApiError)) return;
+  if (error.status === 401 && useAuthStore.getState().user) useAuthStore.getState().endSession();
+  if (error.code === 'module.disabled') void queryClient.invalidateQueries({ queryKey: appKeys.essentials });
 }
 
 export function createQueryClient(): QueryClient {
@@ -28,9 +33,9 @@ export function createQueryClient(): QueryClient {
       },
       mutations: { retry: false },
     },
-    queryCache: new QueryCache({ onError: onAnyError }),
+    queryCache: new QueryCache({ onError: (error) => onAnyError(queryClient, error) }),
     mutationCache: new MutationCache({
-      onError: onAnyError,
+      onError: (error) => onAnyError(queryClient, error),
       onSuccess: async (_data, _variables, _context, mutation) => {
         const keys = mutation.meta?.invalidate ?? [];
         await Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));

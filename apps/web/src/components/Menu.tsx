@@ -1,4 +1,5 @@
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { menuPlacement } from './menu-placement';
 
 export interface MenuItem {
   label: string;
@@ -18,6 +19,22 @@ export function Menu({ label, items }: MenuProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const triggerRef = useRef<HTMLButtonElement>(null);
   const menuId = useId();
+  const listRef = useRef<HTMLDivElement>(null);
+  const [placement, setPlacement] = useState<'below' | 'above'>('below');
+
+  // Measured before paint, so a menu near the bottom of the window opens upwards without a flicker.
+  useLayoutEffect(() => {
+    if (!isOpen || !triggerRef.current || !listRef.current) return;
+    const trigger = triggerRef.current.getBoundingClientRect();
+    setPlacement(
+      menuPlacement({
+        triggerTop: trigger.top,
+        triggerBottom: trigger.bottom,
+        menuHeight: listRef.current.offsetHeight,
+        viewportHeight: window.innerHeight,
+      }),
+    );
+  }, [isOpen]);
 
   useEffect(() => {
     if (!isOpen) return;
@@ -68,7 +85,15 @@ export function Menu({ label, items }: MenuProps) {
         </svg>
       </button>
       {isOpen ? (
-        <div className="menu__list" role="menu" id={menuId} aria-label={label} onKeyDown={onKeyDown}>
+        <div
+          ref={listRef}
+          className={placement === 'above' ? 'menu__list menu__list--up' : 'menu__list'}
+          data-placement={placement}
+          role="menu"
+          id={menuId}
+          aria-label={label}
+          onKeyDown={onKeyDown}
+        >
           {items.map((item) => (
             <button
               key={item.label}

@@ -1,8 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { redirectIfSignedIn } from '@/app/guards';
+import { redirectIfSignedIn, validateLoginSearch } from '@/app/guards';
 import { LoginPage } from '@/features/auth/LoginPage';
 
 export const Route = createFileRoute('/login')({
+  validateSearch: validateLoginSearch,
   beforeLoad: redirectIfSignedIn,
   component: LoginPage,
 });

@@ -4,10 +4,14 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, problemResponse, setFetchHandler } from '@/test/fetch-mock';
 
 /** Boots the whole console (fresh module singletons) against a fake API, signed out. */
+const requested: string[] = [];
+
 async function renderSignedOut(onLogin: (body: unknown) => Response) {
   const posted: unknown[] = [];
+  requested.length = 0;
   setFetchHandler(async (request) => {
     const { pathname } = new URL(request.url);
+    requested.push(pathname);
     if (pathname === '/api/v1/me') return problemResponse(401, 'auth.unauthenticated');
     if (pathname === '/api/v1/settings_essentials') return jsonResponse(200, { ...DEFAULT_SETTINGS, instance_name: 'Acme VPN' });
     if (pathname === '/api/v1/auth' && request.method === 'POST') {
@@ -38,11 +42,35 @@ describe('login page', () => {
 
   it('shows the page title from essential settings and the lockout message for auth.too_many_attempts', async () => {
     await renderSignedOut(() => problemResponse(429, 'auth.too_many_attempts'));
-    expect(document.title).toBe('Acme VPN');
+    expect(document.title).toBe('Sign in · Acme VPN');
     expect(window.location.pathname).toBe('/login');
     fillAndSubmit('bob', 'whatever');
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('Too many bad login attempts. Please try again in a few minutes.');
+  });
+
+  it('does not ask /me on the login page when no user is stored (no expected 401 in the console)', async () => {
+    window.history.replaceState(null, '', '/login');
+    await renderSignedOut(() => problemResponse(500, 'internal'));
+    expect(requested).toContain('/api/v1/settings_essentials');
+    expect(requested).not.toContain('/api/v1/me');
+  });
+
+  it('asks /me elsewhere (a session cookie may exist), then sends the visitor to log in with a way back', async () => {
+    window.history.replaceState(null, '', '/groups');
+    await renderSignedOut(() => problemResponse(500, 'internal'));
+    expect(requested).toContain('/api/v1/me');
+    expect(window.location.pathname).toBe('/login');
+    expect(new URLSearchParams(window.location.search).get('redirect')).toBe('/groups');
+    expect(screen.queryByText('Your session has ended. Sign in again.')).toBeNull();
+  });
+
+  it('says the session ended when the login page is told so, and keeps where to return', async () => {
+    window.history.replaceState(null, '', '/login?session=ended&redirect=%2Fsettings');
+    await renderSignedOut(() => problemResponse(500, 'internal'));
+    expect(screen.getByRole('status').textContent).toBe('Your session has ended. Sign in again.');
+    const { useAuthStore } = await import('./auth-store');
+    expect(useAuthStore.getState().authLocation).toBe('/settings');
   });
 
   it('maps auth.invalid_credentials and auth.user_disabled to their messages', async () => {

@@ -1,5 +1,6 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
+import { isSafeReturnPath } from '@/app/guards';
 import { Loader } from '@/components/Loader';
 import { useTranslation } from '@/i18n/use-translation';
 import { useAuthStore } from './auth-store';
@@ -16,12 +17,7 @@ export function RedirectPage() {
       void navigate({ to: '/login', replace: true });
       return;
     }
-    const isSafe =
-      authLocation?.startsWith('/') &&
-      !authLocation.startsWith('//') &&
-      !authLocation.startsWith('/login') &&
-      !authLocation.startsWith('/auth/');
-    if (isSafe && authLocation) void navigate({ href: authLocation, replace: true });
+    if (isSafeReturnPath(authLocation)) void navigate({ href: authLocation, replace: true });
     else void navigate({ to: '/', replace: true });
   }, [navigate]);
 

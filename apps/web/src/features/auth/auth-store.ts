@@ -31,11 +31,15 @@ export interface AuthState {
   user: User | undefined;
   openIdParams: OpenIdParams | undefined;
   authLocation: string | undefined;
+  /** True when the session ended on its own (expired cookie, a 401 from any call), not by logging out. Not persisted. */
+  hasSessionEnded: boolean;
   loginSubject: LoginSubject;
   setUser: (user: User) => void;
   setOpenIdParams: (params: OpenIdParams | undefined) => void;
   setAuthLocation: (location: string | undefined) => void;
   reset: () => void;
+  /** The session ended without the user asking: reset, and remember it so the login page can say so. */
+  endSession: () => void;
 }
 
 type PersistedAuth = Pick<AuthState, 'user' | 'authLocation'>;
@@ -51,11 +55,13 @@ export const useAuthStore = create<AuthState>()(
       user: undefined,
       openIdParams: undefined,
       authLocation: undefined,
+      hasSessionEnded: false,
       loginSubject: createLoginSubject(),
-      setUser: (user) => set({ user }),
+      setUser: (user) => set({ user, hasSessionEnded: false }),
       setOpenIdParams: (openIdParams) => set({ openIdParams }),
       setAuthLocation: (authLocation) => set({ authLocation }),
       reset: () => set({ user: undefined, openIdParams: undefined }),
+      endSession: () => set({ user: undefined, openIdParams: undefined, hasSessionEnded: true }),
     }),
     {
       name: 'auth-store',

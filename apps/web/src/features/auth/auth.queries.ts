@@ -8,14 +8,14 @@ export const authKeys = {
   me: ['me'] as const,
 };
 
-/** Spec §4: on success the user is saved; on failure while a user is stored, the store is reset. */
+/** Spec §4: on success the user is saved; on failure while a user is stored, the store is reset (the session ended). */
 export async function fetchCurrentUser(): Promise<User> {
   try {
     const user: User = await unwrap(api.GET('/api/v1/me'));
     useAuthStore.getState().setUser(user);
     return user;
   } catch (error) {
-    if (useAuthStore.getState().user) useAuthStore.getState().reset();
+    if (useAuthStore.getState().user) useAuthStore.getState().endSession();
     throw error;
   }
 }

@@ -1,12 +1,12 @@
 import type { EnterpriseSettings } from '@palisade/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { CheckboxField } from '@/components/CheckboxField';
 import { StateMessage } from '@/components/StateMessage';
 import { pushToast } from '@/components/toast-store';
 import type { MessageKey } from '@/i18n/en';
 import { useTranslation } from '@/i18n/use-translation';
-import { problemMessage } from '@/lib/problem-message';
+import { SettingsFormActions, useSettingsLeaveGuard } from '@/features/settings/SettingsFormActions';
 import { usePatchEnterpriseSettings } from './enterprise.mutations';
 import { enterpriseSettingsQueryOptions } from './enterprise.queries';
 import './enterprise.css';
@@ -17,55 +17,67 @@ const SWITCHES = [
   ['disable_manual_config', 'enterprise.manualConfig', 'enterprise.manualConfigHint'],
 ] as const satisfies readonly (readonly [keyof EnterpriseSettings, MessageKey, MessageKey])[];
 
-/** Settings → Enterprise features: each switch is saved as soon as it changes (PATCH). */
+/** Settings › Enterprise features: one form with its own Save, like every settings tab (PATCH of the changed switches). */
 export function EnterpriseSettingsCard() {
   const { t } = useTranslation();
   const settings = useQuery(enterpriseSettingsQueryOptions);
-  const patch = usePatchEnterpriseSettings();
-  // The switch moves at once; a failed save puts it back to the server's value.
-  const [local, setLocal] = useState<EnterpriseSettings | undefined>(undefined);
-  const values = local ?? settings.data;
-
-  const onChange = (name: keyof EnterpriseSettings, value: boolean) => {
-    if (values) setLocal({ ...values, [name]: value });
-    patch.mutate(
-      { [name]: value },
-      {
-        onSuccess: () => pushToast({ id: 'enterprise-saved', kind: 'success', message: t('settings.saved') }),
-        onError: (error) => {
-          setLocal(undefined);
-          pushToast({ id: 'enterprise-save-error', kind: 'error', message: problemMessage(t, error) });
-        },
-      },
-    );
-  };
-
+  const titleId = useId();
   return (
-    <div className="card">
+    <section className="card" aria-labelledby={titleId}>
       <div className="card__header">
-        <h2 className="card__title">{t('enterprise.title')}</h2>
+        <h2 id={titleId} className="card__title">
+          {t('enterprise.title')}
+        </h2>
       </div>
       {settings.isPending ? (
         <StateMessage kind="loading" title={t('common.loading')} />
-      ) : settings.isError || !values ? (
+      ) : settings.isError ? (
         <StateMessage kind="error" title={t('enterprise.loadError')} onRetry={() => void settings.refetch()} />
       ) : (
-        <fieldset className="card__body check-list settings__modules">
-          <legend className="visually-hidden">{t('enterprise.title')}</legend>
-          <p className="field__hint">{t('enterprise.hint')}</p>
-          {SWITCHES.map(([name, label, hint]) => (
-            <CheckboxField
-              key={name}
-              name={name}
-              label={t(label)}
-              hint={t(hint)}
-              checked={values[name]}
-              disabled={patch.isPending}
-              onCheckedChange={(v) => onChange(name, v)}
-            />
-          ))}
-        </fieldset>
+        <EnterpriseSettingsForm key={settings.dataUpdatedAt} saved={settings.data} />
       )}
-    </div>
+    </section>
+  );
+}
+
+function EnterpriseSettingsForm({ saved }: { saved: EnterpriseSettings }) {
+  const { t } = useTranslation();
+  const patch = usePatchEnterpriseSettings();
+  const [values, setValues] = useState<EnterpriseSettings>(saved);
+  const [error, setError] = useState<unknown>(undefined);
+  const changed = SWITCHES.map(([name]) => name).filter((name) => values[name] !== saved[name]);
+  const isDirty = changed.length > 0;
+  useSettingsLeaveGuard(isDirty);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setError(undefined);
+    patch.mutate(Object.fromEntries(changed.map((name) => [name, values[name]])), {
+      onSuccess: () => pushToast({ id: 'enterprise-saved', kind: 'success', message: t('settings.saved') }),
+      onError: setError,
+    });
+  };
+
+  return (
+    <form className="card__body settings__form" onSubmit={onSubmit} noValidate aria-label={t('enterprise.title')}>
+      <fieldset className="check-list settings__modules">
+        <legend className="visually-hidden">{t('enterprise.title')}</legend>
+        <p className="field__hint">{t('enterprise.hint')}</p>
+        {SWITCHES.map(([name, label, hint]) => (
+          <CheckboxField
+            key={name}
+            name={name}
+            label={t(label)}
+            hint={t(hint)}
+            checked={values[name]}
+            onCheckedChange={(v) => {
+              setValues((current) => ({ ...current, [name]: v }));
+              setError(undefined);
+            }}
+          />
+        ))}
+      </fieldset>
+      <SettingsFormActions isDirty={isDirty} isSaving={patch.isPending} error={error} onReset={() => setValues(saved)} />
+    </form>
   );
 }

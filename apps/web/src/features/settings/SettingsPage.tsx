@@ -1,14 +1,21 @@
-import { useQuery } from '@tanstack/react-query';
-import { StateMessage } from '@/components/StateMessage';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { EnterpriseSettingsCard } from '@/features/enterprise/EnterpriseSettingsCard';
 import { GatewayNotificationsCard } from '@/features/gateways/GatewayNotificationsCard';
 import { useTranslation } from '@/i18n/use-translation';
-import { SettingsForm } from './SettingsForm';
-import { settingsQueryOptions } from './settings.queries';
+import { GlobalSettingsTab } from './GlobalSettingsTab';
+import { DEFAULT_SETTINGS_TAB, SETTINGS_TAB_LABELS, SETTINGS_TABS, type SettingsTab } from './settings-tabs';
+import { UnavailableSettings } from './UnavailableSettings';
+import './settings.css';
 
+const route = getRouteApi('/_authed/_admin/settings');
+
+/**
+ * Settings in tabs (spec §2). Every tab that can change something is one form with its own Save,
+ * enabled once something changed; leaving a changed tab (another tab, another page) asks first.
+ */
 export function SettingsPage() {
   const { t } = useTranslation();
-  const settings = useQuery(settingsQueryOptions);
+  const tab = route.useSearch().tab ?? DEFAULT_SETTINGS_TAB;
   return (
     <section aria-labelledby="settings-title">
       <header className="page-header">
@@ -16,17 +23,36 @@ export function SettingsPage() {
           {t('settings.title')}
         </h1>
       </header>
-      {settings.isPending ? (
-        <StateMessage kind="loading" title={t('common.loading')} />
-      ) : settings.isError ? (
-        <StateMessage kind="error" title={t('settings.loadError')} onRetry={() => void settings.refetch()} />
-      ) : (
-        <SettingsForm key={settings.dataUpdatedAt} settings={settings.data} />
-      )}
-      <div className="settings settings--enterprise">
-        <EnterpriseSettingsCard />
-        <GatewayNotificationsCard />
+      <nav className="settings-tabs" aria-label={t('settings.tabs')}>
+        {SETTINGS_TABS.map((id) => (
+          <Link
+            key={id}
+            to="/settings"
+            search={id === DEFAULT_SETTINGS_TAB ? {} : { tab: id }}
+            className="settings-tabs__tab"
+            aria-current={id === tab ? 'page' : undefined}
+            activeOptions={{ exact: true, includeSearch: true }}
+          >
+            {t(SETTINGS_TAB_LABELS[id])}
+          </Link>
+        ))}
+      </nav>
+      <div className="settings">
+        <SettingsTabPanel tab={tab} />
       </div>
     </section>
   );
+}
+
+function SettingsTabPanel({ tab }: { tab: SettingsTab }) {
+  switch (tab) {
+    case 'global':
+      return <GlobalSettingsTab />;
+    case 'enterprise':
+      return <EnterpriseSettingsCard />;
+    case 'notifications':
+      return <GatewayNotificationsCard />;
+    default:
+      return <UnavailableSettings tab={tab} />;
+  }
 }

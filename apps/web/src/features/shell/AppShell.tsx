@@ -3,7 +3,9 @@ import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { Logo } from '@/components/Logo';
 import { infoQueryOptions } from '@/features/app/app.queries';
-import { useAppStore } from '@/features/app/app-store';
+import { ModuleDisabledPage } from '@/app/ModuleDisabledPage';
+import { loginSearchFor } from '@/app/guards';
+import { disabledModuleOf, useEssentials } from '@/features/app/modules';
 import { meQueryOptions } from '@/features/auth/auth.queries';
 import { useAuthStore } from '@/features/auth/auth-store';
 import { enterpriseSettingsQueryOptions } from '@/features/enterprise/enterprise.queries';
@@ -15,10 +17,14 @@ import './shell.css';
 export function AppShell() {
   const { t } = useTranslation();
   const user = useAuthStore((s) => s.user);
-  const instance = useAppStore((s) => s.settings?.instance_name) || 'Palisade';
-  const navLogo = useAppStore((s) => s.settings?.nav_logo_url);
+  const hasSessionEnded = useAuthStore((s) => s.hasSessionEnded);
+  // Subscribed (not read once from the store), so saved branding and module switches show at once.
+  const settings = useEssentials();
+  const instance = settings?.instance_name || 'Palisade';
+  const navLogo = settings?.nav_logo_url;
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const href = useRouterState({ select: (s) => s.location.href });
   const [isMenuOpen, setIsMenuOpen] = useState(false);
 
   // Refreshes the stored user on mount (spec §4); a failure resets the store, handled below.
@@ -26,8 +32,10 @@ export function AppShell() {
   const info = useQuery({ ...infoQueryOptions, enabled: user !== undefined });
   useQuery({ ...enterpriseSettingsQueryOptions, enabled: user !== undefined });
 
+  // The session ended under the user (not a logout): the login page says so and leads back here.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the loss of the user matters, not later moves
   useEffect(() => {
-    if (!user) void navigate({ to: '/login' });
+    if (!user) void navigate({ to: '/login', search: hasSessionEnded ? loginSearchFor(href) : {} });
   }, [user, navigate]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: close the drawer whenever the route changes
@@ -60,7 +68,7 @@ export function AppShell() {
       <Sidebar user={user} instance={instance} navLogo={navLogo} version={info.data?.version} isOpen={isMenuOpen} />
       {isMenuOpen ? <div className="shell__scrim" onClick={() => setIsMenuOpen(false)} aria-hidden="true" /> : null}
       <main id="main" className="shell__main" tabIndex={-1}>
-        <Outlet />
+        {disabledModuleOf(settings, pathname) ? <ModuleDisabledPage /> : <Outlet />}
       </main>
     </div>
   );

@@ -2,6 +2,7 @@ import type { FormEvent } from 'react';
 import { Button } from '@/components/Button';
 import { TextField } from '@/components/TextField';
 import { pushToast } from '@/components/toast-store';
+import { useAuthStore } from '@/features/auth/auth-store';
 import { useTranslation } from '@/i18n/use-translation';
 import { hasCode, problemMessage } from '@/lib/problem-message';
 import { useZodForm } from '@/lib/use-zod-form';
@@ -10,9 +11,15 @@ import { useChangeOwnPassword } from './users.mutations';
 
 const EMPTY = { old_password: '', new_password: '', repeat: '' };
 
-/** PUT /user/change_password {old_password, new_password}, with a "repeat" check in the console. */
+/**
+ * PUT /user/change_password {old_password, new_password}, with a "repeat" check in the console.
+ * Each problem shows once: a wrong current password under that field (not also as a banner),
+ * rule violations under the new password, anything else as one banner, all cleared on edit or
+ * on the next submit.
+ */
 export function ChangePasswordForm() {
   const { t } = useTranslation();
+  const username = useAuthStore((s) => s.user?.username ?? '');
   const change = useChangeOwnPassword();
   const form = useZodForm(ChangePasswordFormSchema, EMPTY);
 
@@ -28,8 +35,8 @@ export function ChangePasswordForm() {
           pushToast({ id: 'own-password-changed', kind: 'success', message: t('profile.passwordChanged') });
         },
         onError: (error) => {
-          if (hasCode(error, 'auth.invalid_password')) form.setErrors({ old_password: { code: 'invalid' } });
-          else if (!form.applyServerError(error)) pushToast({ id: 'own-password-error', kind: 'error', message: problemMessage(t, error) });
+          if (hasCode(error, 'auth.invalid_password')) form.setErrors({ old_password: { code: 'password.incorrect' } });
+          else form.applyServerError(error);
         },
       },
     );
@@ -46,9 +53,11 @@ export function ChangePasswordForm() {
 
   return (
     <form className="form-grid" onSubmit={onSubmit} noValidate aria-label={t('profile.changePassword')}>
-      {change.isError && hasCode(change.error, 'auth.invalid_password') ? (
+      {/* Password managers file the new password under this account. */}
+      <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
+      {form.formError ? (
         <p className="banner banner--error" role="alert">
-          {t('error.auth.invalid_password')}
+          {problemMessage(t, form.formError)}
         </p>
       ) : null}
       <TextField label={t('profile.oldPassword')} {...field('old_password', 'current-password')} />

@@ -1,0 +1,94 @@
+import { DEFAULT_SETTINGS, type User } from '@palisade/contracts';
+import { render, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, problemResponse, setFetchHandler } from '@/test/fetch-mock';
+
+const admin: User = {
+  id: 1,
+  username: 'admin',
+  first_name: 'Ada',
+  last_name: 'Admin',
+  email: 'admin@example.com',
+  is_active: true,
+  is_admin: true,
+  groups: ['admin'],
+  mfa_enabled: false,
+  enrolled: true,
+  has_password: true,
+  created_at: '2026-11-21T10:00:00Z',
+};
+
+interface Api {
+  me: () => Response;
+  settings?: Partial<typeof DEFAULT_SETTINGS>;
+  other?: (pathname: string) => Response | undefined;
+}
+
+/** Boots the whole console signed in as the admin (stored user, as after a login in this tab). */
+async function renderSignedIn(path: string, api: Api) {
+  setFetchHandler((request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname === '/api/v1/me') return api.me();
+    if (pathname === '/api/v1/settings_essentials')
+      return jsonResponse(200, { ...DEFAULT_SETTINGS, instance_name: 'Acme VPN', ...api.settings });
+    if (pathname === '/api/v1/info') return jsonResponse(200, { version: '1.0.0', network_present: false, smtp_enabled: false });
+    if (pathname === '/api/v1/settings_enterprise')
+      return jsonResponse(200, { admin_device_management: false, disable_all_traffic: false, disable_manual_config: false });
+    return api.other?.(pathname) ?? problemResponse(404, 'request.not_found');
+  });
+  window.history.replaceState(null, '', path);
+  sessionStorage.setItem('auth-store', JSON.stringify({ state: { user: admin }, version: 0 }));
+  vi.resetModules();
+  const { App } = await import('@/app/App');
+  render(<App />);
+}
+
+const EVERY_ENTRY = ['Overview', 'Connected users', 'Users', 'Groups', 'Locations', 'Network devices', 'Settings', 'My profile'];
+const nav = () => screen.getByRole('navigation', { name: 'Main navigation' });
+
+describe('console shell', () => {
+  beforeEach(() => sessionStorage.clear());
+
+  it('titles each page "<page> · <instance>" and marks its entry', async () => {
+    await renderSignedIn('/groups', {
+      me: () => jsonResponse(200, admin),
+      other: (p) => (p === '/api/v1/group' ? jsonResponse(200, []) : undefined),
+    });
+    await waitFor(() => expect(document.title).toBe('Groups · Acme VPN'));
+    expect(nav().querySelector('[aria-current="page"]')?.textContent).toBe('Groups');
+  });
+
+  it('with the WireGuard module off: no WireGuard entries, and its screens say the module is disabled', async () => {
+    await renderSignedIn('/locations', { me: () => jsonResponse(200, admin), settings: { wireguard_enabled: false } });
+    expect(await screen.findByRole('heading', { name: 'Module disabled' })).toBeTruthy();
+    const labels = Array.from(nav().querySelectorAll('a')).map((a) => a.textContent);
+    expect(labels).toEqual(['Users', 'Groups', 'Settings', 'My profile']);
+    await waitFor(() => expect(document.title).toBe('Module disabled · Acme VPN'));
+  });
+
+  it('with the module on, lists its entries', async () => {
+    await renderSignedIn('/groups', {
+      me: () => jsonResponse(200, admin),
+      other: (p) => (p === '/api/v1/group' ? jsonResponse(200, []) : undefined),
+    });
+    await waitFor(() => expect(Array.from(nav().querySelectorAll('a'), (a) => a.textContent)).toEqual(EVERY_ENTRY));
+  });
+
+  it('a session that ends under the user returns to login with a notice and the way back', async () => {
+    let isSignedIn = true;
+    await renderSignedIn('/groups', {
+      me: () => (isSignedIn ? jsonResponse(200, admin) : problemResponse(401, 'auth.unauthenticated')),
+      other: (p) =>
+        p === '/api/v1/group' ? (isSignedIn ? jsonResponse(200, []) : problemResponse(401, 'auth.unauthenticated')) : undefined,
+    });
+    await waitFor(() => expect(document.title).toBe('Groups · Acme VPN'));
+    isSignedIn = false;
+    const { useAuthStore } = await import('@/features/auth/auth-store');
+    const { fetchCurrentUser } = await import('@/features/auth/auth.queries');
+    await expect(fetchCurrentUser()).rejects.toMatchObject({ status: 401 });
+    await waitFor(() => expect(window.location.pathname).toBe('/login'));
+    expect(useAuthStore.getState().user).toBeUndefined();
+    expect(await screen.findByText('Your session has ended. Sign in again.')).toBeTruthy();
+    expect(new URLSearchParams(window.location.search).get('redirect')).toBe('/groups');
+  });
+});

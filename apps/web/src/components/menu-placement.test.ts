@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { menuPlacement } from './menu-placement';
+
+describe('menuPlacement', () => {
+  it('opens below the trigger when the list fits under it', () => {
+    expect(menuPlacement({ triggerTop: 100, triggerBottom: 132, menuHeight: 150, viewportHeight: 800 })).toBe('below');
+  });
+
+  it('flips up near the bottom of the viewport', () => {
+    expect(menuPlacement({ triggerTop: 700, triggerBottom: 732, menuHeight: 150, viewportHeight: 800 })).toBe('above');
+  });
+
+  it('counts the gap: a list that would touch the bottom edge flips', () => {
+    // 800 - 640 - 2 × 4 = 152 px below.
+    expect(menuPlacement({ triggerTop: 600, triggerBottom: 640, menuHeight: 152, viewportHeight: 800 })).toBe('below');
+    expect(menuPlacement({ triggerTop: 600, triggerBottom: 640, menuHeight: 153, viewportHeight: 800 })).toBe('above');
+  });
+
+  it('fitting nowhere, takes the roomier side', () => {
+    expect(menuPlacement({ triggerTop: 300, triggerBottom: 330, menuHeight: 500, viewportHeight: 500 })).toBe('above');
+    expect(menuPlacement({ triggerTop: 150, triggerBottom: 180, menuHeight: 500, viewportHeight: 500 })).toBe('below');
+  });
+});

@@ -1,0 +1,33 @@
+import { DEFAULT_SETTINGS } from '@palisade/contracts';
+import { describe, expect, it } from 'vitest';
+import { disabledModuleOf, isModuleEnabled } from './modules';
+
+const off = { ...DEFAULT_SETTINGS, wireguard_enabled: false };
+
+describe('module visibility', () => {
+  it('hides every WireGuard screen while the module is off', () => {
+    for (const path of [
+      '/locations',
+      '/locations/3',
+      '/locations/new',
+      '/overview',
+      '/overview/2',
+      '/network-devices',
+      '/connected-users',
+      '/users/anna/add-device',
+    ]) {
+      expect(disabledModuleOf(off, path), path).toBe('wireguard');
+      expect(disabledModuleOf(DEFAULT_SETTINGS, path), path).toBeUndefined();
+    }
+  });
+
+  it('leaves the other screens alone', () => {
+    for (const path of ['/users', '/users/anna', '/groups', '/settings', '/locationsx'])
+      expect(disabledModuleOf(off, path), path).toBeUndefined();
+  });
+
+  it('hides nothing before the settings are known', () => {
+    expect(isModuleEnabled(undefined, 'wireguard')).toBe(true);
+    expect(isModuleEnabled(off, 'wireguard')).toBe(false);
+  });
+});

@@ -1,0 +1,108 @@
+import { type Settings, UpdateSettingsBodySchema } from '@palisade/contracts';
+import { useQuery } from '@tanstack/react-query';
+import type { FormEvent } from 'react';
+import { CheckboxField } from '@/components/CheckboxField';
+import { StateMessage } from '@/components/StateMessage';
+import { TextField } from '@/components/TextField';
+import { pushToast } from '@/components/toast-store';
+import type { MessageKey } from '@/i18n/en';
+import { useTranslation } from '@/i18n/use-translation';
+import { useZodForm } from '@/lib/use-zod-form';
+import { SettingsFormActions, useSettingsLeaveGuard } from './SettingsFormActions';
+import { useUpdateSettings } from './settings.mutations';
+import { settingsQueryOptions } from './settings.queries';
+
+/** Module switches: only WireGuard has screens to hide today; the others say they do nothing yet. */
+const MODULES = [
+  ['wireguard_enabled', 'settings.module.wireguard', 'settings.module.wireguardHint'],
+  ['webhooks_enabled', 'settings.module.webhooks', 'settings.moduleUnavailable'],
+  ['worker_enabled', 'settings.module.worker', 'settings.moduleUnavailable'],
+  ['openid_enabled', 'settings.module.openid', 'settings.moduleUnavailable'],
+] as const satisfies readonly (readonly [keyof Settings, MessageKey, MessageKey])[];
+
+/** Settings › Global: instance branding, module visibility, and what is not available yet. */
+export function GlobalSettingsTab() {
+  const { t } = useTranslation();
+  const settings = useQuery(settingsQueryOptions);
+  if (settings.isPending) return <StateMessage kind="loading" title={t('common.loading')} />;
+  if (settings.isError) return <StateMessage kind="error" title={t('settings.loadError')} onRetry={() => void settings.refetch()} />;
+  return <GlobalSettingsForm key={settings.dataUpdatedAt} settings={settings.data} />;
+}
+
+function GlobalSettingsForm({ settings }: { settings: Settings }) {
+  const { t } = useTranslation();
+  const update = useUpdateSettings();
+  const form = useZodForm(UpdateSettingsBodySchema, { ...settings });
+  const isDirty = (Object.keys(settings) as (keyof Settings)[]).some((name) => form.values[name] !== settings[name]);
+  useSettingsLeaveGuard(isDirty);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const body = form.validate(form.values);
+    if (!body) return;
+    update.mutate(body, {
+      onSuccess: () => pushToast({ id: 'settings-saved', kind: 'success', message: t('settings.saved') }),
+      onError: (error) => form.applyServerError(error),
+    });
+  };
+
+  const text = (name: 'instance_name' | 'main_logo_url' | 'nav_logo_url') => ({
+    name,
+    value: form.values[name],
+    onValueChange: (v: string) => form.setValue(name, v),
+    error: form.errors[name],
+  });
+
+  return (
+    <form className="settings" onSubmit={onSubmit} noValidate aria-label={t('settings.tab.global')}>
+      <div className="card">
+        <div className="card__header">
+          <h2 className="card__title">{t('settings.branding')}</h2>
+        </div>
+        <div className="card__body form-grid form-grid--2">
+          <TextField label={t('settings.instanceName')} className="form-grid__wide" {...text('instance_name')} />
+          <TextField label={t('settings.mainLogo')} hint={t('settings.logoHint')} isOptional {...text('main_logo_url')} />
+          <TextField label={t('settings.navLogo')} hint={t('settings.logoHint')} isOptional {...text('nav_logo_url')} />
+        </div>
+      </div>
+      <div className="card">
+        <div className="card__header">
+          <h2 className="card__title">{t('settings.modules')}</h2>
+        </div>
+        <fieldset className="card__body check-list settings__modules">
+          <legend className="visually-hidden">{t('settings.modules')}</legend>
+          <p className="field__hint">{t('settings.modulesHint')}</p>
+          {MODULES.map(([name, label, hint]) => (
+            <CheckboxField
+              key={name}
+              name={name}
+              label={t(label)}
+              hint={t(hint)}
+              checked={form.values[name]}
+              disabled={hint === 'settings.moduleUnavailable'}
+              onCheckedChange={(v) => form.setValue(name, v)}
+            />
+          ))}
+        </fieldset>
+      </div>
+      <div className="card">
+        <div className="card__body settings__later">
+          <p className="settings__note">
+            <span className="settings__note-label">{t('settings.networkView')}</span>
+            {t('settings.networkViewUnavailable')}
+          </p>
+          <p className="settings__note">
+            <span className="settings__note-label">{t('settings.licence')}</span>
+            {t('settings.licenceUnavailable')}
+          </p>
+        </div>
+      </div>
+      <SettingsFormActions
+        isDirty={isDirty}
+        isSaving={update.isPending}
+        error={form.formError}
+        onReset={() => form.reset({ ...settings })}
+      />
+    </form>
+  );
+}
