@@ -26,6 +26,18 @@ test('an admin edits a location (tags, groups, numbers) and deletes it after con
   const form = page.getByRole('form', { name: 'Location settings' });
   await expect(form.getByLabel('Location name')).toHaveValue(name);
 
+  // An edited, unsaved form asks before the navigation discards it.
+  await form.getByLabel('Gateway port').fill('51821');
+  const asked: string[] = [];
+  page.once('dialog', (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await navigate(page, 'Users');
+  await expect.poll(() => asked).toEqual(['Leave this page? Your unsaved changes will be lost.']);
+  await expect(page).toHaveURL(new RegExp(`/locations/${id}$`));
+  await expect(form.getByLabel('Gateway port')).toHaveValue('51821');
+
   const dns = form.getByLabel(/^DNS servers/);
   await dns.fill('bad_host!');
   await dns.press('Enter');

@@ -67,7 +67,9 @@ test('an admin creates a location in the wizard; a user adds a device and downlo
   const downloading = page.waitForEvent('download');
   await section.getByRole('button', { name: 'Download config' }).click();
   const download = await downloading;
-  expect(download.suggestedFilename()).toBe(`${device}-${location}.conf`);
+  // wg-quick takes the interface name from the file: at most 15 of [a-zA-Z0-9_=+.-], then .conf.
+  expect(download.suggestedFilename()).toMatch(/^laptop-off/);
+  expect(download.suggestedFilename()).toMatch(/^[a-zA-Z0-9_=+.-]{1,15}\.conf$/);
   const text = await readFile((await download.path()) as string, 'utf8');
   expect(text).toContain('Address = ');
   expect(text).toContain(`Address = ${subnet.prefix}.`);
@@ -79,8 +81,26 @@ test('an admin creates a location in the wizard; a user adds a device and downlo
   const stored = await page.evaluate(async (u) => (await fetch(`/api/v1/device/user/${u}`)).text(), username);
   expect(stored).not.toContain(privateKey as string);
 
+  // Leaving through the navigation asks first: the private key exists only on this screen.
+  const asked: string[] = [];
+  page.once('dialog', (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await navigate(page, 'My profile');
+  await expect.poll(() => asked).toEqual([expect.stringContaining('The private key is shown only here')]);
+  await expect(page.getByText('The private key is shown only now.', { exact: false })).toBeVisible();
+  await expect(page).toHaveURL(/\/add-device$/);
+
+  // "Finish" is the explicit way out and does not ask.
+  page.on('dialog', (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
   // Back on the profile the device is listed with its location and IP.
   await page.getByRole('button', { name: 'Finish' }).click();
+  await expect(page).not.toHaveURL(/\/add-device$/);
+  expect(asked).toHaveLength(1);
   const item = page.getByRole('listitem', { name: device });
   await expect(item).toContainText(location);
   await expect(item).toContainText(`${subnet.prefix}.`);

@@ -41,8 +41,13 @@ test('network devices: MFA locations are not offered, IP is prefilled and checke
   const location = dialog.getByLabel('Location');
   await expect(location.locator('option', { hasText: open })).toHaveCount(1);
   await expect(location.locator('option', { hasText: mfa })).toHaveCount(0);
+  // Each "Field required" goes as soon as its field is filled.
+  await dialog.getByRole('button', { name: 'Add device' }).click();
+  await expect(dialog.getByText('Field required')).toHaveCount(2);
   await dialog.getByLabel('Device name').fill(name);
+  await expect(dialog.getByText('Field required')).toHaveCount(1);
   await location.selectOption({ label: open });
+  await expect(dialog.getByText('Field required')).toHaveCount(0);
   const ip = dialog.getByLabel('Assigned IP');
   await expect(ip).toHaveValue(free);
   await expect(dialog.getByText('Address is available')).toBeVisible();
@@ -59,7 +64,17 @@ test('network devices: MFA locations are not offered, IP is prefilled and checke
   await created.getByRole('button', { name: 'Copy config' }).click();
   await expect(page.getByText('Copied to clipboard.')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`Address = ${subnet.prefix}.200`);
+  // The private key is shown once: Escape, the backdrop and × ask before closing.
+  await page.keyboard.press('Escape');
+  const closing = page.getByRole('alertdialog', { name: 'Close without saving it?' });
+  await expect(closing).toContainText('You will not be able to see it again');
+  await closing.getByRole('button', { name: 'Keep open' }).click();
+  await expect(closing).toHaveCount(0);
+  await expect(created).toBeVisible();
   await created.getByRole('button', { name: 'Close dialog' }).click();
+  await closing.getByRole('button', { name: 'Keep open' }).click();
+  await created.getByRole('button', { name: 'I have saved it' }).click();
+  await expect(created).toHaveCount(0);
 
   await page.getByRole('searchbox').fill(suffix);
   const row = page.getByRole('row', { name: new RegExp(name) });
@@ -73,7 +88,20 @@ test('network devices: MFA locations are not offered, IP is prefilled and checke
   await page.getByRole('menuitem', { name: 'Show config' }).click();
   const config = page.getByRole('dialog', { name: `WireGuard config of ${name}` });
   await expect(config.getByText(/replace YOUR_PRIVATE_KEY/)).toBeVisible();
+  // A template: no QR code a phone could scan into a tunnel that cannot connect.
+  await expect(config.getByText('Template, not a working configuration')).toBeVisible();
+  await expect(config.getByRole('img')).toHaveCount(0);
   await config.getByRole('button', { name: 'Close dialog' }).click();
+
+  // Editing: the device's own address is its current one, not "available" nor "prefilled".
+  await row.getByRole('button', { name: `Actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  const editing = page.getByRole('dialog', { name: `Edit device ${name}` });
+  await expect(editing.getByText('Current address of this device')).toBeVisible();
+  await expect(editing.getByText('Address is available')).toHaveCount(0);
+  await expect(editing.getByText(/Prefilled/)).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(editing).toHaveCount(0);
 
   // One-time CLI token.
   await row.getByRole('button', { name: `Actions for ${name}` }).click();
@@ -83,12 +111,20 @@ test('network devices: MFA locations are not offered, IP is prefilled and checke
   await expect(token.getByText('This token is shown only once', { exact: false })).toBeVisible();
   await token.getByRole('button', { name: 'Copy token' }).click();
   await expect(page.getByText('Copied to clipboard.')).toBeVisible();
-  await token.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(token).toContainText('not available yet');
+  await token.getByRole('button', { name: 'Close dialog' }).click();
+  const closingToken = page.getByRole('alertdialog', { name: 'Close without saving it?' });
+  await expect(closingToken).toContainText('You will not be able to see it again');
+  await closingToken.getByRole('button', { name: 'Close anyway' }).click();
+  await expect(token).toHaveCount(0);
 
   // Delete after confirming.
   await row.getByRole('button', { name: `Actions for ${name}` }).click();
   await page.getByRole('menuitem', { name: 'Delete' }).click();
-  await page.getByRole('alertdialog', { name: 'Delete network device' }).getByRole('button', { name: 'Delete' }).click();
+  const deleting = page.getByRole('alertdialog', { name: 'Delete network device' });
+  await expect(deleting).toContainText(`It can no longer connect to ${open}`);
+  await expect(deleting).not.toContainText('any location');
+  await deleting.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText(`Device ${name} deleted.`)).toBeVisible();
   await expect(row).toHaveCount(0);
 });
