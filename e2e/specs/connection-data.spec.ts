@@ -89,3 +89,32 @@ test('a device seen by a gateway shows its connection on the profile and in Conn
   await expect(own.getByText('198.51.100.23')).toBeVisible();
   await expect(own.getByText('Connected', { exact: true }).first()).toBeVisible();
 });
+
+test('a network device announced with a CLI token is listed as pending until removed', async ({ page }) => {
+  const suffix = uniqueSuffix();
+  const name = `cli-box-${suffix}`;
+  await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
+  const location = await api<{ id: number }>(page, 'POST', '/api/v1/network', {
+    name: `branch-${suffix}`,
+    address: [uniqueSubnet().gateway],
+    endpoint: 'branch.example.com',
+    port: 51820,
+  });
+  expect(location.status).toBe(201);
+  expect((await api(page, 'POST', '/api/v1/device/network/start_cli', { name, location_id: location.json.id })).status).toBe(201);
+
+  await navigate(page, 'Network devices');
+  await page.getByRole('searchbox').fill(name);
+  const row = page.getByRole('row', { name: new RegExp(name) });
+  await expect(row).toContainText(`branch-${suffix}`);
+  await expect(row).toContainText('Pending enrollment · token expires');
+  await row.getByRole('button', { name: `Actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Remove pending device' });
+  await expect(confirm).toContainText('Its enrollment token stops working.');
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(row).toHaveCount(0);
+  expect((await api<unknown[]>(page, 'GET', '/api/v1/device/network/pending')).json.some((p) => JSON.stringify(p).includes(name))).toBe(
+    false,
+  );
+});
