@@ -7,7 +7,10 @@ import { useTranslation } from '@/i18n/use-translation';
 import { fieldMessage, issuesFromProblem } from '@/lib/field-errors';
 import { problemMessage } from '@/lib/problem-message';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { AdminChangeConfirm } from './AdminChangeConfirm';
+import { type AdminImpact, withMember } from './admin-change';
 import { useAddGroupMember } from './groups.mutations';
+import { useAdminChange } from './use-admin-change';
 
 /** POST /group/{group} {username}; suggestions come from a server search, never the full user list. */
 export function AddMemberForm({ group }: { group: string }) {
@@ -19,6 +22,9 @@ export function AddMemberForm({ group }: { group: string }) {
   const term = useDebouncedValue(username.trim(), 250);
   const suggestions = useQuery(userSuggestionsQueryOptions(term));
 
+  const { assess } = useAdminChange();
+  const [asking, setAsking] = useState<AdminImpact>(undefined);
+
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const name = username.trim();
@@ -26,6 +32,13 @@ export function AddMemberForm({ group }: { group: string }) {
       setError(t('field.required'));
       return;
     }
+    // Joining an admin group gives full administrator rights: ask first.
+    const impact = assess((all) => withMember(all, group, name));
+    if (impact) setAsking(impact);
+    else addMember(name);
+  };
+
+  const addMember = (name: string) =>
     add.mutate(
       { group, username: name },
       {
@@ -42,9 +55,9 @@ export function AddMemberForm({ group }: { group: string }) {
           const issue = issuesFromProblem(err)?.username;
           setError(issue ? fieldMessage(t, issue) : problemMessage(t, err));
         },
+        onSettled: () => setAsking(undefined),
       },
     );
-  };
 
   return (
     <form className="add-member" onSubmit={onSubmit} noValidate aria-label={t('groups.addMemberTo', { group })}>
@@ -80,6 +93,12 @@ export function AddMemberForm({ group }: { group: string }) {
           {error}
         </p>
       ) : null}
+      <AdminChangeConfirm
+        impact={asking}
+        onCancel={() => setAsking(undefined)}
+        onConfirm={() => addMember(username.trim())}
+        isPending={add.isPending}
+      />
     </form>
   );
 }

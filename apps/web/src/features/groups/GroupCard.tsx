@@ -7,7 +7,10 @@ import { pushToast } from '@/components/toast-store';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
 import { AddMemberForm } from './AddMemberForm';
+import { AdminChangeConfirm } from './AdminChangeConfirm';
+import { type AdminImpact, withoutMember } from './admin-change';
 import { useRemoveGroupMember } from './groups.mutations';
+import { useAdminChange } from './use-admin-change';
 
 const VISIBLE_MEMBERS = 24;
 
@@ -18,9 +21,18 @@ export function GroupCard({ group, onEdit, onDelete }: { group: GroupInfo; onEdi
   const shown = isExpanded ? group.members : group.members.slice(0, VISIBLE_MEMBERS);
   const hidden = group.members.length - shown.length;
 
-  const removeMember = (username: string) =>
+  const { assess, leaveAdmin } = useAdminChange();
+  const [asking, setAsking] = useState<{ username: string; impact: AdminImpact } | undefined>(undefined);
+
+  const askRemove = (username: string) => {
+    const impact = assess((all) => withoutMember(all, group.name, username));
+    if (impact) setAsking({ username, impact });
+    else removeMember(username, false);
+  };
+
+  const removeMember = (username: string, isSelfDemotion: boolean) =>
     remove.mutate(
-      { group: group.name, username },
+      { group: group.name, username, ...(isSelfDemotion ? { after: leaveAdmin } : {}) },
       {
         onSuccess: () =>
           pushToast({
@@ -29,6 +41,7 @@ export function GroupCard({ group, onEdit, onDelete }: { group: GroupInfo; onEdi
             message: t('groups.toast.memberRemoved', { username, group: group.name }),
           }),
         onError: (error) => pushToast({ id: `member-remove-error-${group.name}`, kind: 'error', message: problemMessage(t, error) }),
+        onSettled: () => setAsking(undefined),
       },
     );
 
@@ -61,7 +74,7 @@ export function GroupCard({ group, onEdit, onDelete }: { group: GroupInfo; onEdi
               <button
                 type="button"
                 className="chip__remove"
-                onClick={() => removeMember(username)}
+                onClick={() => askRemove(username)}
                 aria-label={t('groups.removeMember', { username, group: group.name })}
               >
                 ×
@@ -78,6 +91,12 @@ export function GroupCard({ group, onEdit, onDelete }: { group: GroupInfo; onEdi
         </ul>
         <AddMemberForm group={group.name} />
       </div>
+      <AdminChangeConfirm
+        impact={asking?.impact}
+        onCancel={() => setAsking(undefined)}
+        onConfirm={() => asking && removeMember(asking.username, asking.impact?.kind === 'self')}
+        isPending={remove.isPending}
+      />
     </article>
   );
 }

@@ -9,6 +9,9 @@ import { useTranslation } from '@/i18n/use-translation';
 import { hasCode, problemMessage } from '@/lib/problem-message';
 import { hasChanges, useLeaveGuard } from '@/lib/use-leave-guard';
 import { useZodForm } from '@/lib/use-zod-form';
+import { AdminChangeConfirm } from '@/features/groups/AdminChangeConfirm';
+import { type AdminImpact, withMemberships } from '@/features/groups/admin-change';
+import { useAdminChange } from '@/features/groups/use-admin-change';
 import { ConfirmIdentityChange } from './ConfirmIdentityChange';
 import { GroupsChecklist } from './GroupsChecklist';
 import { useUpdateUser } from './users.mutations';
@@ -37,6 +40,8 @@ export function UserDetailsForm({ user, isAdmin, onDone }: UserDetailsFormProps)
   const form = useZodForm(UpdateUserBodySchema, initial);
   useLeaveGuard(hasChanges(form.values, initial), t('form.leaveWarning'));
   const [pending, setPending] = useState<UpdateUserBody | undefined>(undefined);
+  const { assess } = useAdminChange();
+  const [adminAsk, setAdminAsk] = useState<{ body: UpdateUserBody; impact: AdminImpact } | undefined>(undefined);
 
   const save = (body: UpdateUserBody) =>
     update.mutate(
@@ -45,9 +50,10 @@ export function UserDetailsForm({ user, isAdmin, onDone }: UserDetailsFormProps)
         onSuccess: (saved) => {
           setPending(undefined);
           pushToast({ id: `profile-saved-${saved.username}`, kind: 'success', message: t('profile.saved') });
-          onDone();
+          // A new username is a new address: follow it (the old one answers "not found" now).
           if (saved.username !== user.username)
             void navigate({ to: '/users/$username', params: { username: saved.username }, replace: true, ignoreBlocker: true });
+          else onDone();
         },
         onError: (error) => {
           setPending(undefined);
@@ -63,7 +69,15 @@ export function UserDetailsForm({ user, isAdmin, onDone }: UserDetailsFormProps)
     const { phone, is_active, groups, ...rest } = form.values;
     const body = form.validate({ ...rest, ...(phone.trim() ? { phone } : {}), ...(isAdmin ? { is_active, groups } : {}) });
     if (!body) return;
-    // Spec §5: a changed username or email asks for confirmation first.
+    // Group changes that take the own admin rights or give someone admin rights ask first.
+    const impact = body.groups ? assess((all) => withMemberships(all, user.username, body.groups ?? [])) : undefined;
+    if (impact) setAdminAsk({ body, impact });
+    else confirmIdentity(body);
+  };
+
+  // Spec §5: a changed username or email asks for confirmation first.
+  const confirmIdentity = (body: UpdateUserBody) => {
+    setAdminAsk(undefined);
     if (body.username !== user.username || body.email !== user.email) setPending(body);
     else save(body);
   };
@@ -112,6 +126,11 @@ export function UserDetailsForm({ user, isAdmin, onDone }: UserDetailsFormProps)
           </Button>
         </div>
       </div>
+      <AdminChangeConfirm
+        impact={adminAsk?.impact}
+        onCancel={() => setAdminAsk(undefined)}
+        onConfirm={() => adminAsk && confirmIdentity(adminAsk.body)}
+      />
       <ConfirmIdentityChange
         user={user}
         body={pending}

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useParams } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Badge } from '@/components/Badge';
 import { StateMessage } from '@/components/StateMessage';
 import { useModuleEnabled } from '@/features/app/modules';
@@ -19,7 +18,10 @@ export function UserProfilePage() {
   const { username } = useParams({ from: '/_authed/users/$username' });
   const me = useAuthStore((s) => s.user);
   const user = useQuery(userQueryOptions(username));
-  const [isEditing, setIsEditing] = useState(false);
+  // Edit mode lives in the URL (`?edit=true`), so "Edit profile" in the user list can open it.
+  const isEditing = useSearch({ from: '/_authed/users/$username' }).edit === true;
+  const navigate = useNavigate({ from: '/users/$username' });
+  const setIsEditing = (edit: boolean) => void navigate({ search: edit ? { edit: true } : {}, replace: true, ignoreBlocker: !edit });
   const isWireguardEnabled = useModuleEnabled('wireguard');
 
   if (user.isPending) return <StateMessage kind="loading" title={t('common.loading')} />;

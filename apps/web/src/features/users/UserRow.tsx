@@ -79,7 +79,7 @@ export function UserRow({ user, isSelected, onToggle, onSetPassword, onDelete }:
           items={[
             {
               label: t('users.action.edit'),
-              onSelect: () => void navigate({ to: '/users/$username', params: { username: user.username } }),
+              onSelect: () => void navigate({ to: '/users/$username', params: { username: user.username }, search: { edit: true } }),
             },
             { label: user.is_active ? t('users.action.disable') : t('users.action.enable'), onSelect: toggleActive },
             { label: t('users.action.setPassword'), onSelect: onSetPassword },

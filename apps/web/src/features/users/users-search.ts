@@ -37,3 +37,11 @@ export function withUsersSearchDefaults(search: UsersSearch): UsersListParams {
     ...(search.search ? { search: search.search } : {}),
   };
 }
+
+/** URL search of a profile: `?edit=true` opens the details in edit mode ("Edit profile" in the user list). */
+export interface ProfileSearch {
+  edit?: true;
+}
+
+export const parseProfileSearch = (raw: Record<string, unknown>): ProfileSearch =>
+  raw.edit === true || raw.edit === 'true' ? { edit: true } : {};

@@ -1,6 +1,7 @@
 import { unwrap } from '@palisade/api-client';
 import type { CreateUserBody, GroupsAssignBody, UpdateUserBody, User } from '@palisade/contracts';
-import { useMutation } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useAuthStore } from '@/features/auth/auth-store';
 import { authKeys } from '@/features/auth/auth.queries';
 import { groupKeys } from '@/features/groups/groups.queries';
 import { api } from '@/lib/api';
@@ -14,12 +15,30 @@ export const useCreateUser = () =>
     meta: { invalidate: [userKeys.lists(), groupKeys.all] },
   });
 
-export const useUpdateUser = () =>
-  useMutation({
+export const useUpdateUser = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
     mutationFn: async ({ username, body }: { username: string; body: UpdateUserBody }): Promise<User> =>
       unwrap(api.PUT('/api/v1/user/{username}', { ...path(username), body })),
-    meta: { invalidate: [userKeys.all, groupKeys.all, authKeys.me] },
+    onSuccess: (saved, { username }) => storeSavedUser(queryClient, username, saved),
+    // Not the user's own detail: after a rename it would refetch a name that no longer exists
+    // (404) before the page could follow the new one; `storeSavedUser` writes it instead.
+    meta: { invalidate: [userKeys.lists(), groupKeys.all, authKeys.me] },
   });
+};
+
+/**
+ * The saved user is the fresh copy: cache it under its (possibly new) name, and when the signed-in
+ * user renamed or changed themselves, the session's user follows at once (route guards read it).
+ */
+export function storeSavedUser(queryClient: QueryClient, previousUsername: string, saved: User): void {
+  queryClient.setQueryData(userKeys.detail(saved.username), saved);
+  const auth = useAuthStore.getState();
+  if (auth.user?.username === previousUsername) {
+    auth.setUser(saved);
+    queryClient.setQueryData(authKeys.me, saved);
+  }
+}
 
 export const useDeleteUser = () =>
   useMutation({
