@@ -27,6 +27,7 @@ import { Route as AuthedAdminOverviewLocationIdRouteImport } from './routes/_aut
 import { Route as AuthedAdminUsersIndexRouteImport } from './routes/_authed/_admin/users.index'
 import { Route as AuthedUsersUsernameAddDeviceRouteImport } from './routes/_authed/users.$username_.add-device'
 import { Route as AuthedAdminLocationsIdGatewayRouteImport } from './routes/_authed/_admin/locations.$id_.gateway'
+import { Route as AuthedAdminLocationsIdMapRouteImport } from './routes/_authed/_admin/locations.$id_.map'
 
 const AuthedRoute = AuthedRouteImport.update({
   id: '/_authed',
@@ -123,6 +124,12 @@ const AuthedAdminLocationsIdGatewayRoute =
     path: '/locations/$id/gateway',
     getParentRoute: () => AuthedAdminRoute,
   } as any)
+const AuthedAdminLocationsIdMapRoute =
+  AuthedAdminLocationsIdMapRouteImport.update({
+    id: '/locations/$id_/map',
+    path: '/locations/$id/map',
+    getParentRoute: () => AuthedAdminRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AuthedIndexRoute
@@ -141,6 +148,7 @@ export interface FileRoutesByFullPath {
   '/overview/': typeof AuthedAdminOverviewIndexRoute
   '/users/': typeof AuthedAdminUsersIndexRoute
   '/locations/$id/gateway': typeof AuthedAdminLocationsIdGatewayRoute
+  '/locations/$id/map': typeof AuthedAdminLocationsIdMapRoute
 }
 export interface FileRoutesByTo {
   '/login': typeof LoginRoute
@@ -159,6 +167,7 @@ export interface FileRoutesByTo {
   '/overview': typeof AuthedAdminOverviewIndexRoute
   '/users': typeof AuthedAdminUsersIndexRoute
   '/locations/$id/gateway': typeof AuthedAdminLocationsIdGatewayRoute
+  '/locations/$id/map': typeof AuthedAdminLocationsIdMapRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -180,6 +189,7 @@ export interface FileRoutesById {
   '/_authed/_admin/overview/': typeof AuthedAdminOverviewIndexRoute
   '/_authed/_admin/users/': typeof AuthedAdminUsersIndexRoute
   '/_authed/_admin/locations/$id_/gateway': typeof AuthedAdminLocationsIdGatewayRoute
+  '/_authed/_admin/locations/$id_/map': typeof AuthedAdminLocationsIdMapRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -200,6 +210,7 @@ export interface FileRouteTypes {
     | '/overview/'
     | '/users/'
     | '/locations/$id/gateway'
+    | '/locations/$id/map'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/login'
@@ -218,6 +229,7 @@ export interface FileRouteTypes {
     | '/overview'
     | '/users'
     | '/locations/$id/gateway'
+    | '/locations/$id/map'
   id:
     | '__root__'
     | '/_authed'
@@ -238,6 +250,7 @@ export interface FileRouteTypes {
     | '/_authed/_admin/overview/'
     | '/_authed/_admin/users/'
     | '/_authed/_admin/locations/$id_/gateway'
+    | '/_authed/_admin/locations/$id_/map'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -374,6 +387,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAdminLocationsIdGatewayRouteImport
       parentRoute: typeof AuthedAdminRoute
     }
+    '/_authed/_admin/locations/$id_/map': {
+      id: '/_authed/_admin/locations/$id_/map'
+      path: '/locations/$id/map'
+      fullPath: '/locations/$id/map'
+      preLoaderRoute: typeof AuthedAdminLocationsIdMapRouteImport
+      parentRoute: typeof AuthedAdminRoute
+    }
   }
 }
 
@@ -389,6 +409,7 @@ interface AuthedAdminRouteChildren {
   AuthedAdminOverviewIndexRoute: typeof AuthedAdminOverviewIndexRoute
   AuthedAdminUsersIndexRoute: typeof AuthedAdminUsersIndexRoute
   AuthedAdminLocationsIdGatewayRoute: typeof AuthedAdminLocationsIdGatewayRoute
+  AuthedAdminLocationsIdMapRoute: typeof AuthedAdminLocationsIdMapRoute
 }
 
 const AuthedAdminRouteChildren: AuthedAdminRouteChildren = {
@@ -403,6 +424,7 @@ const AuthedAdminRouteChildren: AuthedAdminRouteChildren = {
   AuthedAdminOverviewIndexRoute: AuthedAdminOverviewIndexRoute,
   AuthedAdminUsersIndexRoute: AuthedAdminUsersIndexRoute,
   AuthedAdminLocationsIdGatewayRoute: AuthedAdminLocationsIdGatewayRoute,
+  AuthedAdminLocationsIdMapRoute: AuthedAdminLocationsIdMapRoute,
 }
 
 const AuthedAdminRouteWithChildren = AuthedAdminRoute._addFileChildren(

@@ -1,5 +1,6 @@
 import { ApiError } from '@palisade/api-client';
 import { ImportNetworkBodySchema } from '@palisade/contracts';
+import { Link } from '@tanstack/react-router';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '@/components/Button';
 import { TextField } from '@/components/TextField';
@@ -9,6 +10,19 @@ import { useZodForm } from '@/lib/use-zod-form';
 import { GroupsPicker } from './GroupsPicker';
 import { type ImportedPeer, useImportLocation } from './locations.mutations';
 import type { Network } from '@palisade/contracts';
+
+type UnfinishedImport = {
+  location_id: number;
+  name: string;
+  count: number;
+};
+
+/** The params of a `network.import_pending` problem: which location, how many peers wait. */
+function unfinishedImport(error: unknown): UnfinishedImport | undefined {
+  const params = error instanceof ApiError ? error.problem.errors?.[0]?.params : undefined;
+  if (!params || typeof params.location_id !== 'number') return undefined;
+  return { location_id: params.location_id, name: String(params.name ?? ''), count: Number(params.count ?? 0) };
+}
 
 interface ImportStepProps {
   onBack: () => void;
@@ -23,6 +37,8 @@ export function ImportStep({ onBack, onImported }: ImportStepProps) {
   const form = useZodForm(ImportNetworkBodySchema, { name: '', endpoint: '', config: '', allowed_groups: [] as string[] });
   const [fileName, setFileName] = useState('');
   const [banner, setBanner] = useState<string | undefined>(undefined);
+  /** The same name was imported before and its peers still wait: point to that location. */
+  const [unfinished, setUnfinished] = useState<UnfinishedImport | undefined>(undefined);
 
   const onFile = async (file: File | undefined) => {
     setBanner(undefined);
@@ -33,6 +49,7 @@ export function ImportStep({ onBack, onImported }: ImportStepProps) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setBanner(undefined);
+    setUnfinished(undefined);
     const body = form.validate(form.values);
     if (!body) return;
     importLocation.mutate(body, {
@@ -44,6 +61,7 @@ export function ImportStep({ onBack, onImported }: ImportStepProps) {
           const detail = (error.problem.detail ?? '').replace(/^line \d+:\s*/, '');
           setBanner(line !== undefined ? t('wizard.import.lineError', { line, detail }) : `${t('error.network.import_invalid')} ${detail}`);
         } else if (hasCode(error, 'network.name_taken')) form.setErrors({ name: { code: 'name_taken' } });
+        else if (hasCode(error, 'network.import_pending') && unfinishedImport(error)) setUnfinished(unfinishedImport(error));
         else if (!form.applyServerError(error)) setBanner(problemMessage(t, error));
       },
     });
@@ -60,12 +78,22 @@ export function ImportStep({ onBack, onImported }: ImportStepProps) {
             {banner}
           </p>
         ) : null}
-        <TextField
-          label={t('locations.name')}
-          value={form.values.name}
-          onValueChange={(v) => form.setValue('name', v)}
-          error={form.errors.name}
-        />
+        <div>
+          <TextField
+            label={t('locations.name')}
+            value={form.values.name}
+            onValueChange={(v) => {
+              setUnfinished(undefined);
+              form.setValue('name', v);
+            }}
+            error={form.errors.name ?? (unfinished ? { code: 'network.import_pending', params: unfinished } : undefined)}
+          />
+          {unfinished ? (
+            <Link to="/locations/$id/map" params={{ id: String(unfinished.location_id) }} className="btn btn--link">
+              {t('wizard.import.resume', { name: unfinished.name })}
+            </Link>
+          ) : null}
+        </div>
         <TextField
           label={t('locations.endpoint')}
           hint={t('locations.endpointHint')}

@@ -1,5 +1,6 @@
 import { type NetworkBody, NetworkBodySchema } from '@palisade/contracts';
 import { type FormEvent, type ReactNode, useState } from 'react';
+import { Badge } from '@/components/Badge';
 import { Button } from '@/components/Button';
 import { CheckboxField } from '@/components/CheckboxField';
 import { TagInput } from '@/components/TagInput';
@@ -19,11 +20,21 @@ interface LocationFormProps {
   /** Returns the server error, if any; field errors land on their fields, the rest shows as a banner. */
   onSubmit: (body: NetworkBody) => Promise<unknown>;
   onCancel?: () => void;
+  /** The cancel button's text ("Back" in the wizard). */
+  cancelLabel?: string;
   extraActions?: ReactNode;
 }
 
 /** Every field of a location (spec §3), validated with the API's `NetworkBodySchema`. */
-export function LocationForm({ initial = EMPTY_LOCATION, submitLabel, isPending, onSubmit, onCancel, extraActions }: LocationFormProps) {
+export function LocationForm({
+  initial = EMPTY_LOCATION,
+  submitLabel,
+  isPending,
+  onSubmit,
+  onCancel,
+  cancelLabel,
+  extraActions,
+}: LocationFormProps) {
   const { t } = useTranslation();
   const form = useZodForm(NetworkBodySchema, initial);
   const [banner, setBanner] = useState<string | undefined>(undefined);
@@ -54,6 +65,11 @@ export function LocationForm({ initial = EMPTY_LOCATION, submitLabel, isPending,
     onValuesChange: (values: string[]) => form.setValue(name, values),
     error: listError(form.errors, name),
   });
+  const notEnforced = (label: string) => (
+    <>
+      {label} <Badge tone="warning">{t('locations.notEnforced')}</Badge>
+    </>
+  );
   const flag = (name: 'mfa_enabled' | 'acl_enabled' | 'acl_default_allow') => ({
     name,
     checked: v[name],
@@ -95,10 +111,11 @@ export function LocationForm({ initial = EMPTY_LOCATION, submitLabel, isPending,
         />
         <GroupsPicker className="form-grid__wide" value={v.allowed_groups} onChange={(groups) => form.setValue('allowed_groups', groups)} />
         <div className="form-grid__wide check-list location-form__flags">
-          <CheckboxField label={t('locations.mfa')} hint={t('locations.mfaHint')} {...flag('mfa_enabled')} />
-          <CheckboxField label={t('locations.acl')} hint={t('locations.aclHint')} {...flag('acl_enabled')} />
+          {/* Stored, not enforced yet (MFA and ACL enforcement come later): the form says so. */}
+          <CheckboxField label={notEnforced(t('locations.mfa'))} hint={t('locations.mfaHint')} {...flag('mfa_enabled')} />
+          <CheckboxField label={notEnforced(t('locations.acl'))} hint={t('locations.aclHint')} {...flag('acl_enabled')} />
           <CheckboxField
-            label={t('locations.aclDefaultAllow')}
+            label={notEnforced(t('locations.aclDefaultAllow'))}
             hint={t('locations.aclDefaultAllowHint')}
             disabled={!v.acl_enabled}
             {...flag('acl_default_allow')}
@@ -107,7 +124,7 @@ export function LocationForm({ initial = EMPTY_LOCATION, submitLabel, isPending,
       </div>
       <div className="form-actions card__body">
         {extraActions}
-        {onCancel ? <Button onClick={onCancel}>{t('common.cancel')}</Button> : null}
+        {onCancel ? <Button onClick={onCancel}>{cancelLabel ?? t('common.cancel')}</Button> : null}
         <Button type="submit" variant="primary" isLoading={isPending}>
           {submitLabel}
         </Button>

@@ -83,6 +83,7 @@ export function LocationWizardPage() {
           isPending={create.isPending}
           onSubmit={createManual}
           onCancel={() => setStep('choose')}
+          cancelLabel={t('wizard.back')}
         />
       ) : null}
       {step === 'config' && mode === 'import' ? (
@@ -95,7 +96,9 @@ export function LocationWizardPage() {
           }}
         />
       ) : null}
-      {step === 'map' && network ? <MapDevicesStep network={network} peers={peers} onDone={() => setStep('done')} /> : null}
+      {step === 'map' && network ? (
+        <MapDevicesStep network={network} peers={peers} onDone={() => setStep('done')} onBack={() => setStep('config')} onLater={toList} />
+      ) : null}
       {step === 'done' && network ? (
         <div className="card">
           <div className="card__header">
@@ -108,9 +111,10 @@ export function LocationWizardPage() {
             <Link to="/locations/$id" params={{ id: String(network.id) }} className="btn btn--secondary">
               {t('wizard.done.edit')}
             </Link>
-            <Button variant="primary" onClick={toList}>
-              {t('wizard.done.finish')}
-            </Button>
+            <Button onClick={toList}>{t('wizard.done.finish')}</Button>
+            <Link to="/locations/$id/gateway" params={{ id: String(network.id) }} className="btn btn--primary">
+              {t('wizard.done.gateway')}
+            </Link>
           </div>
         </div>
       ) : null}

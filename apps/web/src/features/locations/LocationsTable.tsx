@@ -2,6 +2,7 @@ import type { Network } from '@palisade/contracts';
 import { Link } from '@tanstack/react-router';
 import { Badge } from '@/components/Badge';
 import { useTranslation } from '@/i18n/use-translation';
+import { PendingPeersNote } from './PendingPeersNote';
 
 export function LocationsTable({ locations }: { locations: readonly Network[] }) {
   const { t } = useTranslation();
@@ -30,13 +31,23 @@ export function LocationsTable({ locations }: { locations: readonly Network[] })
                 <Link to="/locations/$id" params={{ id: String(n.id) }} className="location-cell__name">
                   {n.name}
                 </Link>
+                {n.pending_peers ? <PendingPeersNote location={n} /> : null}
               </td>
               <td className="mono col-md">{n.address.join(', ')}</td>
               <td className="mono col-md">
                 {n.endpoint}:{n.port}
               </td>
               <td className="col-lg groups-cell">{n.allowed_groups.length ? n.allowed_groups.join(', ') : t('locations.allUsers')}</td>
-              <td>{n.mfa_enabled ? <Badge tone="primary">{t('locations.badge.mfa')}</Badge> : <span className="muted">—</span>}</td>
+              <td>
+                {n.mfa_enabled ? (
+                  <span className="mfa-cell">
+                    <Badge tone="primary">{t('locations.mfa.required')}</Badge>
+                    <span className="muted">{t('locations.notEnforced')}</span>
+                  </span>
+                ) : (
+                  <span className="muted">{t('locations.mfa.notRequired')}</span>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -14,10 +14,13 @@ interface MapDevicesStepProps {
   network: Network;
   peers: readonly ImportedPeer[];
   onDone: () => void;
+  onBack: () => void;
+  /** Leaves the peers waiting with the location (`GET /network/{id}/devices` brings them back). */
+  onLater: () => void;
 }
 
 /** Map each imported peer to a user, a device name and its IPs; invalid rows are flagged first. */
-export function MapDevicesStep({ network, peers, onDone }: MapDevicesStepProps) {
+export function MapDevicesStep({ network, peers, onDone, onBack, onLater }: MapDevicesStepProps) {
   const { t } = useTranslation();
   const map = useMapDevices();
   const [rows, setRows] = useState<MapRow[]>(() => rowsFromImport(peers));
@@ -73,6 +76,7 @@ export function MapDevicesStep({ network, peers, onDone }: MapDevicesStepProps) 
       </div>
       <div className="table-wrap">
         <table className="table map-table">
+          <caption className="visually-hidden">{t('wizard.map.title')}</caption>
           <thead>
             <tr>
               <th scope="col">{t('devices.publicKey')}</th>
@@ -95,6 +99,19 @@ export function MapDevicesStep({ network, peers, onDone }: MapDevicesStepProps) 
         </table>
       </div>
       <div className="form-actions card__body">
+        <Button onClick={onBack} className="form-actions__back">
+          {t('wizard.back')}
+        </Button>
+        {pending > 0 ? (
+          <Button
+            onClick={() => {
+              pushToast({ id: `map-later-${network.id}`, kind: 'info', message: t('wizard.map.leftPending', { count: pending }) });
+              onLater();
+            }}
+          >
+            {t('wizard.map.later')}
+          </Button>
+        ) : null}
         <Button type="submit" variant="primary" isLoading={map.isPending}>
           {t('wizard.map.submit')}
         </Button>

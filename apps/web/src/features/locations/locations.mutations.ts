@@ -1,5 +1,5 @@
 import { unwrap } from '@palisade/api-client';
-import type { Network, NetworkBody } from '@palisade/contracts';
+import type { ImportedPeer, Network, NetworkBody } from '@palisade/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { deviceKeys } from '@/features/devices/devices.queries';
 import { api } from '@/lib/api';
@@ -12,13 +12,7 @@ export interface ImportBody {
   allowed_groups: string[];
 }
 
-export interface ImportedPeer {
-  wireguard_pubkey: string;
-  wireguard_ips: string[];
-  device_id?: number;
-  user_id?: number;
-  name?: string;
-}
+export type { ImportedPeer } from '@palisade/contracts';
 
 export interface MappedDevice {
   name: string;

@@ -1,5 +1,5 @@
 import { unwrap } from '@palisade/api-client';
-import type { Group, Network } from '@palisade/contracts';
+import type { Group, ImportedPeer, Network } from '@palisade/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { groupKeys } from '@/features/groups/groups.queries';
 import { api } from '@/lib/api';
@@ -8,6 +8,7 @@ export const locationKeys = {
   all: ['locations'] as const,
   list: () => [...locationKeys.all, 'list'] as const,
   detail: (id: number) => [...locationKeys.all, 'detail', id] as const,
+  pendingPeers: (id: number) => [...locationKeys.all, 'pending-peers', id] as const,
 };
 
 export const locationsQueryOptions = queryOptions({
@@ -19,6 +20,14 @@ export const locationQueryOptions = (id: number) =>
   queryOptions({
     queryKey: locationKeys.detail(id),
     queryFn: async ({ signal }): Promise<Network> => unwrap(api.GET('/api/v1/network/{id}', { params: { path: { id } }, signal })),
+  });
+
+/** Imported peers of a location still waiting to be mapped (the import's map step resumes with them). */
+export const pendingPeersQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: locationKeys.pendingPeers(id),
+    queryFn: async ({ signal }): Promise<ImportedPeer[]> =>
+      unwrap(api.GET('/api/v1/network/{id}/devices', { params: { path: { id } }, signal })),
   });
 
 /** Group names for the "allowed groups" picker. */

@@ -35,13 +35,25 @@ describe('validateRows', () => {
       [row({ name: ' ', userId: '' }), row({ wireguard_pubkey: 'K2', ips: '' }), row({ wireguard_pubkey: 'K3', ips: '1.2.3.4' })],
       ADDRESSES,
     );
-    expect(errors.get(0)).toEqual({ name: 'required', userId: 'required' });
-    expect(errors.get(1)).toEqual({ ips: 'required' });
-    expect(errors.get(2)).toEqual({ ips: 'network.ip_outside' });
+    expect(errors.get(0)).toEqual({ name: { code: 'required' }, userId: { code: 'required' } });
+    expect(errors.get(1)).toEqual({ ips: { code: 'required' } });
+    expect(errors.get(2)).toEqual({ ips: { code: 'network.ip_outside' } });
   });
-  it('flags the same IP given to two peers', () => {
+  it('flags the same IP given to two peers, naming the peer that has it', () => {
     const errors = validateRows([row(), row({ wireguard_pubkey: 'K2' })], ADDRESSES);
-    expect(errors.get(1)).toEqual({ ips: 'network.ip_in_use' });
+    expect(errors.get(1)).toEqual({ ips: { code: 'network.ip_in_use', params: { ip: '10.8.0.2', key: 'laptop' } } });
+    const unnamed = validateRows(
+      [row({ name: '', wireguard_pubkey: 'AAAAAAAAAAAAAAAAAAAAAAAA' }), row({ wireguard_pubkey: 'K2' })],
+      ADDRESSES,
+    );
+    expect(unnamed.get(1)?.ips?.params).toEqual({ ip: '10.8.0.2', key: 'AAAAAAAA…AAAAAA' });
+  });
+  it('flags an address an existing device of the import keeps', () => {
+    const errors = validateRows(
+      [row({ isExisting: true, name: 'old', wireguard_pubkey: 'K0' }), row({ wireguard_pubkey: 'K2' })],
+      ADDRESSES,
+    );
+    expect(errors.get(1)?.ips).toEqual({ code: 'network.ip_in_use', params: { ip: '10.8.0.2', key: 'old' } });
   });
 });
 
@@ -58,7 +70,8 @@ describe('import rows', () => {
   });
   it('maps server errors at devices.<i>.<field> back to the table rows', () => {
     const rows = [row({ isExisting: true }), row({ wireguard_pubkey: 'K2' })];
-    const errors = rowErrorsFromServer(rows, { 'devices.0.wireguard_ips': { code: 'network.ip_in_use' } });
-    expect(errors.get(1)).toEqual({ ips: 'network.ip_in_use' });
+    const issue = { code: 'network.ip_in_use', params: { ip: '10.8.0.2', device: 'nas' } };
+    const errors = rowErrorsFromServer(rows, { 'devices.0.wireguard_ips': issue });
+    expect(errors.get(1)).toEqual({ ips: issue });
   });
 });

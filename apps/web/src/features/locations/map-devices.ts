@@ -1,4 +1,5 @@
 import { isAssignable, parseCidr, parseIp } from '@palisade/wireguard';
+import { shortKey } from '@/features/devices/config-text';
 import type { ImportedPeer, MappedDevice } from './locations.mutations';
 
 /** One imported peer in the mapping table; IPs are edited as comma-separated text. */
@@ -13,7 +14,12 @@ export interface MapRow {
   isExisting: boolean;
 }
 
-export type RowErrors = Partial<Record<'name' | 'ips' | 'userId', string>>;
+/** One field's problem: a field code and, for address conflicts, what it conflicts with. */
+export interface RowIssue {
+  code: string;
+  params?: Record<string, string | number>;
+}
+export type RowErrors = Partial<Record<'name' | 'ips' | 'userId', RowIssue>>;
 
 export const rowsFromImport = (peers: readonly ImportedPeer[]): MapRow[] =>
   peers.map((p) => ({
@@ -41,19 +47,24 @@ export function ipIssue(ip: string, addresses: readonly string[]): string | unde
 /** Spec §5 wizard: unfilled fields and invalid addresses are flagged before anything is sent. */
 export function validateRows(rows: readonly MapRow[], addresses: readonly string[]): Map<number, RowErrors> {
   const out = new Map<number, RowErrors>();
-  const seen = new Set<string>();
+  // Every address given so far, and to which peer (a second use names the first).
+  const seen = new Map<string, MapRow>();
+  for (const row of rows) for (const ip of row.isExisting ? splitIps(row.ips) : []) seen.set(ip, row);
   rows.forEach((row, index) => {
     if (row.isExisting) return;
     const errors: RowErrors = {};
-    if (!row.name.trim()) errors.name = 'required';
-    if (!row.userId) errors.userId = 'required';
+    if (!row.name.trim()) errors.name = { code: 'required' };
+    if (!row.userId) errors.userId = { code: 'required' };
     const ips = splitIps(row.ips);
-    if (ips.length === 0) errors.ips = 'required';
+    if (ips.length === 0) errors.ips = { code: 'required' };
     for (const ip of ips) {
-      const issue = ipIssue(ip, addresses) ?? (seen.has(ip) ? 'network.ip_in_use' : undefined);
-      seen.add(ip);
-      if (issue) {
-        errors.ips = issue;
+      const invalid = ipIssue(ip, addresses);
+      const other = seen.get(ip);
+      if (!other) seen.set(ip, row);
+      if (invalid || other) {
+        errors.ips = invalid
+          ? { code: invalid }
+          : { code: 'network.ip_in_use', params: { ip, key: other?.name.trim() || shortKey(other?.wireguard_pubkey ?? '') } };
         break;
       }
     }
@@ -68,7 +79,7 @@ export const rowsToBody = (rows: readonly MapRow[]): MappedDevice[] =>
     .map((r) => ({ name: r.name.trim(), wireguard_pubkey: r.wireguard_pubkey, wireguard_ips: splitIps(r.ips), user_id: Number(r.userId) }));
 
 /** Server errors come back at `devices.<i>.<field>`; <i> counts only the rows that were sent. */
-export function rowErrorsFromServer(rows: readonly MapRow[], issues: Record<string, { code: string }>): Map<number, RowErrors> {
+export function rowErrorsFromServer(rows: readonly MapRow[], issues: Record<string, RowIssue>): Map<number, RowErrors> {
   const sentIndexes = rows.flatMap((r, i) => (r.isExisting ? [] : [i]));
   const fieldOf: Record<string, keyof RowErrors> = { name: 'name', wireguard_ips: 'ips', user_id: 'userId', wireguard_pubkey: 'name' };
   const out = new Map<number, RowErrors>();
@@ -77,7 +88,7 @@ export function rowErrorsFromServer(rows: readonly MapRow[], issues: Record<stri
     const rowIndex = match ? sentIndexes[Number(match[1])] : undefined;
     const field = match ? fieldOf[match[2] ?? ''] : undefined;
     if (rowIndex === undefined || !field) continue;
-    out.set(rowIndex, { ...out.get(rowIndex), [field]: issue.code });
+    out.set(rowIndex, { ...out.get(rowIndex), [field]: issue });
   }
   return out;
 }
