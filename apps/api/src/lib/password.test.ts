@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { ARGON2_THREAD_NICE, hashingThreadIds } from '#src/lib/argon2-workers.js';
 import { ARGON2_MAX_CONCURRENT, ARGON2_OPTIONS, hashPassword, verifyPassword, withArgon2Slot } from '#src/lib/password.js';
 
 describe('password hashing', () => {
@@ -61,5 +63,18 @@ describe('password hashing', () => {
     });
     expect(started).toBe(true);
     await probe;
+  });
+
+  it('hashes on threads of lowered priority, leaving the event loop at its own', async () => {
+    const niceOf = (tid: number) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    await Promise.all(Array.from({ length: ARGON2_MAX_CONCURRENT }, () => hashPassword('Thread-nice1!')));
+    const tids = hashingThreadIds();
+    expect(tids.length).toBeGreaterThan(0);
+    expect(tids.length).toBeLessThanOrEqual(ARGON2_MAX_CONCURRENT);
+    for (const tid of tids) expect(niceOf(tid as number)).toBe(ARGON2_THREAD_NICE);
+    expect(niceOf(process.pid)).toBe(0);
   });
 });

@@ -1,9 +1,10 @@
 import { availableParallelism } from 'node:os';
-import { hash, verify } from '@node-rs/argon2';
+import { runOnHashingThread } from './argon2-workers.js';
 
 /**
  * At most one Argon2 operation per CPU at a time: more only makes them share cores (and their
- * 19 MiB working sets share caches), and keeps the libuv pool's other threads free for file I/O.
+ * 19 MiB working sets share caches). They run on hashing threads of lowered priority
+ * (lib/argon2-workers.ts), one per slot.
  */
 export const ARGON2_MAX_CONCURRENT = Math.max(1, availableParallelism());
 let running = 0;
@@ -25,8 +26,8 @@ export async function withArgon2Slot<T>(task: () => Promise<T>): Promise<T> {
 const ARGON2ID = 2;
 
 /**
- * Argon2id at OWASP's first recommended setting (m = 19 MiB, t = 2, p = 1). @node-rs/argon2 runs
- * on the libuv thread pool, so a burst of logins does not block the event loop.
+ * Argon2id at OWASP's first recommended setting (m = 19 MiB, t = 2, p = 1), off the event loop, so
+ * a burst of logins does not block it.
  */
 export const ARGON2_OPTIONS = {
   algorithm: ARGON2ID,
@@ -35,7 +36,10 @@ export const ARGON2_OPTIONS = {
   parallelism: 1,
 } as const;
 
-export const hashPassword = (password: string): Promise<string> => withArgon2Slot(() => hash(password, ARGON2_OPTIONS));
+const hash = (password: string) => runOnHashingThread<string>('hash', [password, ARGON2_OPTIONS]);
+const verify = (encoded: string, password: string) => runOnHashingThread<boolean>('verify', [encoded, password]);
+
+export const hashPassword = (password: string): Promise<string> => withArgon2Slot(() => hash(password));
 
 /** A hash of a random password, verified against when the user does not exist so timing is alike. */
 let dummyHash: Promise<string> | undefined;
