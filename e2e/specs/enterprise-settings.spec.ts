@@ -25,10 +25,12 @@ test('enterprise switches hide device management and manual config from non-admi
 
   try {
     await navigate(page, 'Settings');
-    const card = page.getByRole('group', { name: 'Enterprise features' });
+    await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Enterprise features' }).click();
+    const card = page.getByRole('form', { name: 'Enterprise features' });
     await card.getByRole('checkbox', { name: 'Disable user device management' }).check();
-    await expect(page.getByText('Settings saved.')).toBeVisible();
     await card.getByRole('checkbox', { name: 'Disable manual WireGuard config' }).check();
+    await card.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Settings saved.')).toBeVisible();
     await expect(card.getByRole('checkbox', { name: 'Disable manual WireGuard config' })).toBeChecked();
     const stored = await page.evaluate(async () => (await fetch('/api/v1/settings_enterprise')).json());
     expect(stored).toMatchObject({ admin_device_management: true, disable_manual_config: true });

@@ -21,6 +21,8 @@ const SWITCHES = [
 export function EnterpriseSettingsCard() {
   const { t } = useTranslation();
   const settings = useQuery(enterpriseSettingsQueryOptions);
+  // Owned here, not by the form: a save renews the data, which remounts the form with the saved values.
+  const patch = usePatchEnterpriseSettings();
   const titleId = useId();
   return (
     <section className="card" aria-labelledby={titleId}>
@@ -34,15 +36,14 @@ export function EnterpriseSettingsCard() {
       ) : settings.isError ? (
         <StateMessage kind="error" title={t('enterprise.loadError')} onRetry={() => void settings.refetch()} />
       ) : (
-        <EnterpriseSettingsForm key={settings.dataUpdatedAt} saved={settings.data} />
+        <EnterpriseSettingsForm key={settings.dataUpdatedAt} saved={settings.data} patch={patch} />
       )}
     </section>
   );
 }
 
-function EnterpriseSettingsForm({ saved }: { saved: EnterpriseSettings }) {
+function EnterpriseSettingsForm({ saved, patch }: { saved: EnterpriseSettings; patch: ReturnType<typeof usePatchEnterpriseSettings> }) {
   const { t } = useTranslation();
-  const patch = usePatchEnterpriseSettings();
   const [values, setValues] = useState<EnterpriseSettings>(saved);
   const [error, setError] = useState<unknown>(undefined);
   const changed = SWITCHES.map(([name]) => name).filter((name) => values[name] !== saved[name]);

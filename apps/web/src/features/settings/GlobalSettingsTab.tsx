@@ -24,14 +24,15 @@ const MODULES = [
 export function GlobalSettingsTab() {
   const { t } = useTranslation();
   const settings = useQuery(settingsQueryOptions);
+  // Owned here, not by the form: a save renews the data, which remounts the form with the saved values.
+  const update = useUpdateSettings();
   if (settings.isPending) return <StateMessage kind="loading" title={t('common.loading')} />;
   if (settings.isError) return <StateMessage kind="error" title={t('settings.loadError')} onRetry={() => void settings.refetch()} />;
-  return <GlobalSettingsForm key={settings.dataUpdatedAt} settings={settings.data} />;
+  return <GlobalSettingsForm key={settings.dataUpdatedAt} settings={settings.data} update={update} />;
 }
 
-function GlobalSettingsForm({ settings }: { settings: Settings }) {
+function GlobalSettingsForm({ settings, update }: { settings: Settings; update: ReturnType<typeof useUpdateSettings> }) {
   const { t } = useTranslation();
-  const update = useUpdateSettings();
   const form = useZodForm(UpdateSettingsBodySchema, { ...settings });
   const isDirty = (Object.keys(settings) as (keyof Settings)[]).some((name) => form.values[name] !== settings[name]);
   useSettingsLeaveGuard(isDirty);
