@@ -61,3 +61,47 @@ test('changing an email asks for confirmation first; a user changes their own pa
   await signIn(page, username, 'Carol-Pass2!');
   await signOut(page);
 });
+
+test('"Edit profile" in the user list opens the form; a renamed user is followed to the new username', async ({ page }) => {
+  const username = `ren${uniqueSuffix()}`;
+  await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
+  await createUser(page, username, 'Rename-Pass1!');
+
+  await page.goto(`/users?search=${username}`);
+  await page.getByRole('button', { name: `Actions for ${username}` }).click();
+  await page.getByRole('menuitem', { name: 'Edit profile' }).click();
+  await expect(page).toHaveURL(new RegExp(`/users/${username}\\?edit=true$`));
+  const form = page.getByRole('form', { name: 'Edit details' });
+  await expect(form).toBeVisible();
+
+  await form.getByLabel('Username').fill(`${username}x`);
+  await form.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('alertdialog', { name: 'Confirm changes' }).getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Profile saved.')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/users/${username}x$`));
+  await expect(page.getByRole('heading', { name: 'Details' })).toBeVisible();
+  await expect(page.getByText(`${username}x`, { exact: true }).first()).toBeVisible();
+  await expect(page.getByText('Could not load this user.')).toHaveCount(0);
+  // A reload lands on the same (new) address.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Details' })).toBeVisible();
+});
+
+test('a user who renames themselves stays on their own profile and session', async ({ page }) => {
+  const username = `self${uniqueSuffix()}`;
+  const password = 'Self-Pass1!x';
+  await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
+  await createUser(page, username, password);
+  await signOut(page);
+
+  await signIn(page, username, password);
+  await page.goto(`/users/${username}`);
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await page.getByLabel('Username').fill(`${username}n`);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('alertdialog', { name: 'Confirm changes' }).getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Profile saved.')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/users/${username}n$`));
+  await expect(page.getByRole('heading', { name: 'Details' })).toBeVisible();
+  await expect(page.getByText('Could not load this user.')).toHaveCount(0);
+});
