@@ -4,14 +4,13 @@ import { StateMessage } from '@/components/StateMessage';
 import { locationQueryOptions } from '@/features/locations/locations.queries';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
-import { CommandBlock } from './CommandBlock';
+import { AgentInstallCard } from './AgentInstallCard';
 import { GatewaysPanel } from './GatewaysPanel';
 import { gatewayTokenQueryOptions } from './gateways.queries';
-import { GATEWAY_ENV_FILE, GATEWAY_UNIT, dockerRunCommand, systemdCommands } from './setup-commands';
 import { TokenCard } from './TokenCard';
 import './gateways.css';
 
-/** Spec §2 Gateway setup instructions: the token, then the two ways to run the agent, then who is connected. */
+/** Spec §2 Gateway setup instructions: the token and URL, where the agent comes from and how to run it, then its live status. */
 export function GatewaySetupPage() {
   const { t } = useTranslation();
   const id = Number(useParams({ from: '/_authed/_admin/locations/$id_/gateway' }).id);
@@ -44,29 +43,10 @@ export function GatewaySetupPage() {
       ) : (
         <>
           <TokenCard locationId={id} token={token.data} />
-          <div className="card">
-            <div className="card__header">
-              <h2 className="card__title">{t('gateways.run.title')}</h2>
-            </div>
-            <div className="card__body gateway-setup__commands">
-              <CommandBlock
-                title={t('gateways.run.docker')}
-                hint={t('gateways.run.dockerHint')}
-                text={dockerRunCommand({ grpcUrl: token.data.grpc_url, token: token.data.token })}
-                copyLabel={t('gateways.run.copyDocker')}
-              />
-              <CommandBlock
-                title={t('gateways.run.systemd')}
-                hint={t('gateways.run.systemdHint', { unit: GATEWAY_UNIT, file: GATEWAY_ENV_FILE })}
-                text={systemdCommands({ grpcUrl: token.data.grpc_url, token: token.data.token })}
-                copyLabel={t('gateways.run.copySystemd')}
-              />
-              <p className="field__hint">{t('gateways.run.variables')}</p>
-            </div>
-          </div>
+          <AgentInstallCard token={token.data} />
         </>
       )}
-      <GatewaysPanel locationId={id} hasSetupLink={false} />
+      <GatewaysPanel locationId={id} isSetupPage />
     </section>
   );
 }

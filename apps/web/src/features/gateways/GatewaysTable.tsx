@@ -5,6 +5,7 @@ import { formatDateTime } from '@/i18n/format';
 import { useTranslation } from '@/i18n/use-translation';
 import { sortGateways } from './gateway-status';
 
+/** A location's gateways; the agent names itself after its host, so the host shows only when it differs. */
 export function GatewaysTable({ gateways, onDelete }: { gateways: readonly Gateway[]; onDelete: (gateway: Gateway) => void }) {
   const { t, language } = useTranslation();
   return (
@@ -33,13 +34,13 @@ export function GatewaysTable({ gateways, onDelete }: { gateways: readonly Gatew
             <tr key={g.id}>
               <td>
                 <span className="gateway-cell__name">{g.name}</span>
-                <span className="gateway-cell__host mono">{g.hostname}</span>
+                {g.hostname && g.hostname !== g.name ? <span className="gateway-cell__host mono">{g.hostname}</span> : null}
               </td>
               <td>
                 {g.connected ? (
                   <Badge tone="success">{t('gateways.connected')}</Badge>
                 ) : (
-                  <Badge tone="neutral">{t('gateways.disconnected')}</Badge>
+                  <Badge tone="error">{t('gateways.disconnected')}</Badge>
                 )}
               </td>
               <td className="col-md">

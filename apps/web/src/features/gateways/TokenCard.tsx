@@ -6,13 +6,18 @@ import { pushToast } from '@/components/toast-store';
 import { useTranslation } from '@/i18n/use-translation';
 import { useCopy } from '@/lib/use-copy';
 import { useRotateGatewayToken } from './gateways.mutations';
+import { grpcUrlNotice } from './grpc-url-notice';
 
-/** The location's gateway token and gRPC URL, each with copy; rotating asks first (old gateways are cut off). */
+/**
+ * The location's gateway token and gRPC URL, each with copy, and a warning when the URL is one
+ * remote gateways cannot use; rotating asks first (old gateways are cut off).
+ */
 export function TokenCard({ locationId, token }: { locationId: number; token: GatewayToken }) {
   const { t } = useTranslation();
   const copy = useCopy();
   const rotate = useRotateGatewayToken();
   const [isConfirming, setIsConfirming] = useState(false);
+  const notice = grpcUrlNotice(token);
   const confirmRotate = () =>
     rotate.mutate(locationId, {
       onSuccess: () => {
@@ -54,6 +59,13 @@ export function TokenCard({ locationId, token }: { locationId: number; token: Ga
           </dd>
         </div>
       </dl>
+      {notice ? (
+        <div className="card__body token-list__notice">
+          <p className={`banner banner--${notice.kind}`} role={notice.kind === 'warning' ? 'alert' : 'note'} data-testid="grpc-url-notice">
+            {notice.messages.map((key) => t(key)).join(' ')}
+          </p>
+        </div>
+      ) : null}
       <p className="card__body field__hint token-list__hint">{t('gateways.token.hint')}</p>
       <ConfirmDialog
         title={t('gateways.token.rotateTitle')}

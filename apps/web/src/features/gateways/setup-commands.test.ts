@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { dockerRunCommand, gatewayEnvFile, shellQuote, systemdCommands } from './setup-commands';
+import {
+  dockerBuildCommand,
+  dockerRunCommand,
+  GATEWAY_IMAGE,
+  gatewayEnvFile,
+  shellQuote,
+  systemdCommands,
+  systemdInstallCommands,
+} from './setup-commands';
 
 const values = { grpcUrl: 'https://vpn.example.com:50055', token: 'tok.en-123_ABC' };
 
@@ -42,5 +50,23 @@ describe('systemd', () => {
     const cmds = systemdCommands(values);
     expect(cmds).toContain('/etc/palisade/gateway.env');
     expect(cmds).toContain('sudo systemctl enable --now palisade-gateway.service');
+  });
+});
+
+describe('install', () => {
+  it('builds the image the run command starts, from the Dockerfile in this repository', () => {
+    const build = dockerBuildCommand();
+    expect(build.split('\n')[0]).toBe(`docker build -f docker/gateway.Dockerfile -t ${GATEWAY_IMAGE} .`);
+    expect(dockerRunCommand(values).trimEnd().endsWith(GATEWAY_IMAGE)).toBe(true);
+    // Anything beyond the build is a comment: nothing is pulled from a registry.
+    for (const line of build.split('\n').slice(1)) expect(line.startsWith('#')).toBe(true);
+  });
+
+  it('deploys the agent package into /opt/palisade-gateway and installs the unit from docker/', () => {
+    const lines = systemdInstallCommands().split('\n');
+    expect(lines).toContain('pnpm --filter @palisade/gateway build');
+    expect(lines).toContain('pnpm --filter @palisade/gateway deploy --prod --legacy "$out"');
+    expect(lines).toContain('sudo cp -R "$out/." /opt/palisade-gateway/');
+    expect(lines.at(-1)).toBe('sudo install -m 0644 docker/palisade-gateway.service /etc/systemd/system/');
   });
 });

@@ -1,13 +1,39 @@
 /**
- * The commands shown on the gateway setup page. The agent's operator interface (its README) is
- * fixed: variables GATEWAY_GRPC_URL, GATEWAY_TOKEN, GATEWAY_IFNAME (default wg0),
- * GATEWAY_USERSPACE (auto|always|never), GATEWAY_STATS_INTERVAL, GATEWAY_HEALTH_PORT,
- * GATEWAY_CA_FILE; the image palisade/gateway; the unit palisade-gateway.service reading
- * /etc/palisade/gateway.env.
+ * The commands shown on the gateway setup page, true to the agent as this repository ships it
+ * (apps/gateway/README.md): no published image or package, so the container image is built from
+ * `docker/gateway.Dockerfile` and the systemd install is `pnpm deploy` of `@palisade/gateway` into
+ * /opt/palisade-gateway with the unit `docker/palisade-gateway.service`, which reads
+ * /etc/palisade/gateway.env. Variables: GATEWAY_GRPC_URL, GATEWAY_TOKEN, GATEWAY_IFNAME (default
+ * wg0), GATEWAY_USERSPACE (auto|always|never), GATEWAY_STATS_INTERVAL, GATEWAY_HEALTH_PORT,
+ * GATEWAY_CA_FILE.
  */
 export const GATEWAY_IMAGE = 'palisade/gateway:latest';
 export const GATEWAY_UNIT = 'palisade-gateway.service';
 export const GATEWAY_ENV_FILE = '/etc/palisade/gateway.env';
+export const GATEWAY_INSTALL_DIR = '/opt/palisade-gateway';
+
+/** Run in the root of a checkout of the Palisade repository. */
+export function dockerBuildCommand(): string {
+  return [
+    `docker build -f docker/gateway.Dockerfile -t ${GATEWAY_IMAGE} .`,
+    '# Built on another machine? Copy the image to the gateway host:',
+    `# docker save ${GATEWAY_IMAGE} | ssh GATEWAY_HOST docker load`,
+  ].join('\n');
+}
+
+/** Run on the gateway host in the root of a checkout (Node.js ≥ 20.19 at /usr/bin/node, pnpm). */
+export function systemdInstallCommands(): string {
+  return [
+    'sudo apt-get install -y --no-install-recommends wireguard-tools wireguard-go nftables iproute2',
+    'pnpm install --frozen-lockfile',
+    'pnpm --filter @palisade/gateway build',
+    'out="$(mktemp -d)/palisade-gateway"',
+    'pnpm --filter @palisade/gateway deploy --prod --legacy "$out"',
+    `sudo install -d ${GATEWAY_INSTALL_DIR}`,
+    `sudo cp -R "$out/." ${GATEWAY_INSTALL_DIR}/`,
+    `sudo install -m 0644 docker/${GATEWAY_UNIT} /etc/systemd/system/`,
+  ].join('\n');
+}
 
 export interface SetupValues {
   grpcUrl: string;

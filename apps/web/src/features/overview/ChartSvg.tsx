@@ -1,4 +1,4 @@
-import type { ChartGeometry } from './chart-geometry';
+import { type ChartGeometry, peakLabelBaseline } from './chart-geometry';
 import type { UsagePeak } from './usage-series';
 
 interface ChartSvgProps {
@@ -8,7 +8,8 @@ interface ChartSvgProps {
   peak: UsagePeak | undefined;
   activeIndex: number | undefined;
   formatY: (value: number) => string;
-  formatX: (index: number) => string;
+  /** Label of a time tick (epoch ms). */
+  formatX: (time: number) => string;
   peakLabel: string;
 }
 
@@ -39,9 +40,15 @@ export function ChartSvg({ width, height, geometry, peak, activeIndex, formatY, 
       <g className="usage-chart__x-axis">
         <line x1={plot.left} x2={plot.left + plot.width} y1={bottom} y2={bottom} />
         {xTicks.map((tick) => (
-          <text key={tick.index} x={tick.x} y={bottom + 18} textAnchor="middle">
-            {formatX(tick.index)}
-          </text>
+          <g key={tick.time}>
+            <line className="usage-chart__x-grid" x1={tick.x} x2={tick.x} y1={plot.top} y2={bottom} />
+            <line x1={tick.x} x2={tick.x} y1={bottom} y2={bottom + 4} />
+            {tick.isLabelled ? (
+              <text x={tick.x} y={bottom + 18} textAnchor={tick.x > plot.left + plot.width - 24 ? 'end' : 'middle'}>
+                {formatX(tick.time)}
+              </text>
+            ) : null}
+          </g>
         ))}
       </g>
       {active ? <rect className="usage-chart__hover" x={active.x - 2} y={plot.top} width={active.width + 4} height={plot.height} /> : null}
@@ -62,7 +69,7 @@ export function ChartSvg({ width, height, geometry, peak, activeIndex, formatY, 
         <g className="usage-chart__peak">
           <line x1={plot.left} x2={plot.left + plot.width} y1={peakBar.outY} y2={peakBar.outY} />
           <circle cx={peakBar.centerX} cy={peakBar.outY} r={4} />
-          <text x={peakBar.centerX} y={Math.max(peakBar.outY - 8, 10)} textAnchor={anchor}>
+          <text x={peakBar.centerX} y={peakLabelBaseline(peakBar)} textAnchor={anchor}>
             {peakLabel}
           </text>
         </g>

@@ -17,7 +17,7 @@ interface LocationCardProps {
   gatewayStatus: GatewaysCheck | undefined;
 }
 
-/** Grid view of the all-locations overview: one card per location with its figures and usage chart. */
+/** Grid view of the all-locations overview: one card per location with its gateway status, figures and usage chart. */
 export function LocationCard({ location, period, search, gatewayStatus }: LocationCardProps) {
   const { t, language } = useTranslation();
   const stats = useQuery(locationStatsQueryOptions(location.id, period));
@@ -30,7 +30,10 @@ export function LocationCard({ location, period, search, gatewayStatus }: Locati
             {location.name}
           </Link>
         </h3>
-        {gatewayStatus ? <GatewaysStatusBadge status={gatewayStatus} /> : null}
+        <span className="location-card__gateways" aria-live="polite">
+          <span className="muted">{t('gateways.title')}</span>
+          <GatewaysStatusBadge status={gatewayStatus} />
+        </span>
       </div>
       <div className="card__body">
         <QueryStates query={stats} errorTitle="overview.loadError">

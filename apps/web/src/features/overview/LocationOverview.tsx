@@ -1,6 +1,5 @@
 import type { Network } from '@palisade/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { StateMessage } from '@/components/StateMessage';
 import { GatewaysPanel } from '@/features/gateways/GatewaysPanel';
 import { useTranslation } from '@/i18n/use-translation';
@@ -10,23 +9,14 @@ import { UsageSummary } from './UsageSummary';
 import { locationStatsQueryOptions, locationUsersStatsQueryOptions } from './overview.queries';
 import type { OverviewView } from './period';
 
-/** One location: its figures and chart, its gateways (checked on demand), and who is connected. */
+/** One location: its figures and chart, its gateways (live status and the setup link), and who is connected. */
 export function LocationOverview({ location, period, view }: { location: Network; period: number; view: OverviewView }) {
   const { t } = useTranslation();
   const stats = useQuery(locationStatsQueryOptions(location.id, period));
   const users = useQuery(locationUsersStatsQueryOptions(location.id, period));
   return (
     <>
-      <UsageSummary
-        stats={stats}
-        period={period}
-        chartLabel={t('overview.chart.labelFor', { name: location.name })}
-        action={
-          <Link to="/locations/$id/gateway" params={{ id: String(location.id) }} className="btn btn--sm btn--ghost">
-            {t('gateways.setupLink')}
-          </Link>
-        }
-      />
+      <UsageSummary stats={stats} period={period} chartLabel={t('overview.chart.labelFor', { name: location.name })} />
       <GatewaysPanel locationId={location.id} />
       <section aria-labelledby="connected-users-title" className="overview-connected">
         <h2 id="connected-users-title" className="overview-section-header__title">

@@ -25,20 +25,20 @@ export function LocationsStatsTable({ locations, period, search, statusOf }: Tab
         <thead>
           <tr>
             <th scope="col">{t('locations.name')}</th>
+            <th scope="col">{t('gateways.title')}</th>
             <th scope="col">{t('overview.connectedUsers')}</th>
             <th scope="col" className="col-md">
               {t('overview.connectedNetworkDevices')}
             </th>
             <th scope="col" className="col-lg">
-              {t('overview.peak')}
+              {t('overview.col.peak')}
             </th>
             <th scope="col" className="col-md">
-              {t('overview.legend.in')}
+              {t('overview.col.totalIn')}
             </th>
             <th scope="col" className="col-md">
-              {t('overview.legend.out')}
+              {t('overview.col.totalOut')}
             </th>
-            <th scope="col">{t('gateways.title')}</th>
           </tr>
         </thead>
         <tbody>
@@ -76,12 +76,14 @@ function LocationStatsRow({
           {location.name}
         </Link>
       </td>
+      <td>
+        <GatewaysStatusBadge status={status} />
+      </td>
       <td>{cell(data && formatNumber(language, data.current_active_users))}</td>
       <td className="col-md">{cell(data && formatNumber(language, data.current_active_network_devices))}</td>
       <td className="col-lg">{cell(data && formatBytes(language, peak?.total ?? 0))}</td>
       <td className="col-md">{cell(data && formatBytes(language, data.download))}</td>
       <td className="col-md">{cell(data && formatBytes(language, data.upload))}</td>
-      <td>{status ? <GatewaysStatusBadge status={status} /> : <span className="muted">—</span>}</td>
     </tr>
   );
 }

@@ -51,3 +51,22 @@ describe('UsageChart', () => {
     expect(screen.queryByText('In: 1 kB')).toBeNull();
   });
 });
+
+describe('UsageChart time axis', () => {
+  it("labels each day of a 168 h period on the user's clock, none skipped", () => {
+    const end = Date.UTC(2026, 10, 24, 9, 13);
+    const from = end - 168 * 3_600_000;
+    const width = 2 * 3_600_000;
+    const first = Math.floor(from / width) * width;
+    const week = Array.from({ length: 86 }, (_, k) => ({ start: first + k * width, in: 0, out: 0 }));
+    render(<UsageChart buckets={week} spanHours={168} label="Week" bucketMs={width} timeZone="Europe/Warsaw" />);
+    const labels = [...document.querySelectorAll('.usage-chart__x-axis text')].map((n) => n.textContent);
+    expect(labels).toEqual(['Nov 18', 'Nov 19', 'Nov 20', 'Nov 21', 'Nov 22', 'Nov 23', 'Nov 24']);
+  });
+
+  it('shows the colour key once', () => {
+    render(<UsageChart buckets={buckets([[1, 1]])} spanHours={1} label="Usage" />);
+    expect(document.querySelectorAll('.usage-chart__legend')).toHaveLength(1);
+    expect(screen.getAllByText('In')).toHaveLength(1);
+  });
+});

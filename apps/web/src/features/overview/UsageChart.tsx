@@ -1,8 +1,9 @@
 import { type ChangeEvent, type KeyboardEvent, type PointerEvent, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '@/i18n/use-translation';
 import { ChartSvg } from './ChartSvg';
-import { layoutChart } from './chart-geometry';
+import { layoutChart, tooltipPlacement } from './chart-geometry';
 import { formatChartTick, formatChartTime } from './chart-format';
+import { estimateLabelWidth } from './chart-ticks';
 import { findPeak, formatBytes, type UsageBucket } from './usage-series';
 import { useElementWidth } from './use-element-width';
 import './overview.css';
@@ -13,6 +14,10 @@ interface UsageChartProps {
   /** Accessible name of the chart. */
   label: string;
   height?: number;
+  /** Width of one bucket, ms; by default the distance between the first two buckets. */
+  bucketMs?: number;
+  /** IANA time zone of the axis and tooltip; by default the browser's (tests pin one). */
+  timeZone?: string;
 }
 
 /**
@@ -20,17 +25,24 @@ interface UsageChartProps {
  * a bucket's values; keyboard users get the same through a visually hidden range input (arrows,
  * Home/End move between buckets, its value text reads the bucket), and a summary describes it.
  */
-export function UsageChart({ buckets, spanHours, label, height = 220 }: UsageChartProps) {
+export function UsageChart({ buckets, spanHours, label, height = 220, bucketMs, timeZone }: UsageChartProps) {
   const { t, language } = useTranslation();
   const ref = useRef<HTMLElement>(null);
   const width = useElementWidth(ref, 640);
-  const geometry = useMemo(() => layoutChart(buckets, width, height, width < 480 ? 3 : 5), [buckets, width, height]);
+  const step = bucketMs ?? Math.max((buckets[1]?.start ?? 0) - (buckets[0]?.start ?? 0), 60_000);
+  const tick = (ms: number) => formatChartTick(language, ms, spanHours, timeZone);
+  // The widest label of the axis (a two-digit day in the longest month name) plus a gap.
+  const minLabelSpacing = estimateLabelWidth(tick(Date.UTC(2026, 10, 28, 12))) + 16;
+  const geometry = useMemo(
+    () => layoutChart(buckets, width, height, { spanHours, bucketMs: step, minLabelSpacing, timeZone }),
+    [buckets, width, height, spanHours, step, minLabelSpacing, timeZone],
+  );
   const peak = useMemo(() => findPeak(buckets), [buckets]);
   const [active, setActive] = useState<number | undefined>(undefined);
   const summaryId = useId();
   const captionId = useId();
   const bytes = (v: number) => formatBytes(language, v);
-  const time = (i: number) => formatChartTime(language, buckets[i]?.start ?? 0, spanHours);
+  const time = (i: number) => formatChartTime(language, buckets[i]?.start ?? 0, spanHours, timeZone);
   const describe = (i: number) => {
     const b = buckets[i];
     return b ? t('overview.chart.point', { time: time(i), in: bytes(b.in), out: bytes(b.out) }) : '';
@@ -47,7 +59,7 @@ export function UsageChart({ buckets, spanHours, label, height = 220 }: UsageCha
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Escape') setActive(undefined);
   };
-  const activeBar = active === undefined ? undefined : geometry.bars[active];
+  const placement = active === undefined ? undefined : tooltipPlacement(geometry, active, peak?.index, width);
 
   return (
     <figure className="usage-chart" ref={ref} aria-labelledby={captionId}>
@@ -62,12 +74,12 @@ export function UsageChart({ buckets, spanHours, label, height = 220 }: UsageCha
           peak={peak}
           activeIndex={active}
           formatY={bytes}
-          formatX={(i) => formatChartTick(language, buckets[i]?.start ?? 0, spanHours)}
+          formatX={tick}
           peakLabel={peak ? t('overview.chart.peakMarker', { value: bytes(peak.total) }) : ''}
         />
         {peak ? null : <p className="usage-chart__empty">{t('overview.chart.empty')}</p>}
-        {activeBar && active !== undefined ? (
-          <div className="usage-chart__tooltip" style={{ left: Math.min(Math.max(activeBar.centerX, 80), width - 80) }} aria-hidden="true">
+        {placement && active !== undefined ? (
+          <div className="usage-chart__tooltip" style={placement} aria-hidden="true">
             <strong>{time(active)}</strong>
             <span className="usage-chart__key usage-chart__key--in">{t('overview.in', { value: bytes(buckets[active]?.in ?? 0) })}</span>
             <span className="usage-chart__key usage-chart__key--out">{t('overview.out', { value: bytes(buckets[active]?.out ?? 0) })}</span>

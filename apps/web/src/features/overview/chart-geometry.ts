@@ -1,3 +1,4 @@
+import { type TimeTick, timeTicks } from './chart-ticks';
 import { niceTicks, type UsageBucket } from './usage-series';
 
 export const CHART_MARGIN = { top: 22, right: 12, bottom: 28, left: 64 } as const;
@@ -17,13 +18,24 @@ export interface ChartGeometry {
   plot: { left: number; top: number; width: number; height: number };
   bars: BarGeometry[];
   yTicks: { value: number; y: number }[];
-  xTicks: { index: number; x: number }[];
+  /** Time ticks on the user's clock (chart-ticks.ts), placed on the time scale of the bars. */
+  xTicks: (TimeTick & { x: number })[];
   /** Bucket index under a horizontal position (clamped), for pointer tracking. */
   indexAt: (x: number) => number;
 }
 
+export interface TimeAxis {
+  /** The selected period: over 24 h the axis marks days, else hours or minutes. */
+  spanHours: number;
+  /** Width of one bucket, ms (the time scale of the bars). */
+  bucketMs: number;
+  /** Distance labels need between their centres, px. */
+  minLabelSpacing: number;
+  timeZone?: string | undefined;
+}
+
 /** Stacked bars (in + out per bucket) in a `width` × `height` box; pure so it can be tested without a DOM. */
-export function layoutChart(buckets: readonly UsageBucket[], width: number, height: number, xTickCount = 5): ChartGeometry {
+export function layoutChart(buckets: readonly UsageBucket[], width: number, height: number, axis?: TimeAxis): ChartGeometry {
   const m = CHART_MARGIN;
   const plot = { left: m.left, top: m.top, width: Math.max(width - m.left - m.right, 1), height: Math.max(height - m.top - m.bottom, 1) };
   const max = buckets.reduce((acc, b) => Math.max(acc, b.in + b.out), 0);
@@ -41,9 +53,43 @@ export function layoutChart(buckets: readonly UsageBucket[], width: number, heig
     return { x, width: barWidth, inY: base - inHeight, inHeight, outY: base - inHeight - outHeight, outHeight, centerX: x + barWidth / 2 };
   });
   const yTicks = ticks.map((value) => ({ value, y: plot.top + plot.height - scaleY(value) }));
-  const step = Math.max(1, Math.ceil(n / xTickCount));
-  const xTicks: { index: number; x: number }[] = [];
-  for (let i = 0; i < buckets.length; i += step) xTicks.push({ index: i, x: plot.left + i * slot + slot / 2 });
+  const start = buckets[0]?.start ?? 0;
+  const pxPerMs = axis ? slot / axis.bucketMs : 0;
+  const xTicks = axis
+    ? timeTicks(start, start + n * axis.bucketMs, {
+        spanHours: axis.spanHours,
+        pxPerMs,
+        minSpacing: axis.minLabelSpacing,
+        timeZone: axis.timeZone,
+      }).map((tick) => ({ ...tick, x: plot.left + (tick.time - start) * pxPerMs }))
+    : [];
   const indexAt = (x: number) => Math.min(n - 1, Math.max(0, Math.floor((x - plot.left) / slot)));
   return { plot, bars, yTicks, xTicks, indexAt };
+}
+
+/** Baseline of the peak label (ChartSvg draws it 8 px above the peak, kept inside the top margin). */
+export const peakLabelBaseline = (peakBar: BarGeometry) => Math.max(peakBar.outY - 8, 10);
+
+export interface TooltipPlacement {
+  top: number;
+  left?: number;
+  right?: number;
+}
+
+/**
+ * Where the hover tooltip goes: beside the hovered bar (to its right in the left half of the
+ * chart, to its left otherwise) and below the peak label, so it hides neither.
+ */
+export function tooltipPlacement(
+  geometry: ChartGeometry,
+  activeIndex: number,
+  peakIndex: number | undefined,
+  width: number,
+): TooltipPlacement {
+  const bar = geometry.bars[activeIndex];
+  const peakBar = peakIndex === undefined ? undefined : geometry.bars[peakIndex];
+  const top = Math.max(geometry.plot.top, peakBar ? peakLabelBaseline(peakBar) + 8 : 0);
+  if (!bar) return { top, left: geometry.plot.left };
+  const gap = 6;
+  return bar.centerX <= width / 2 ? { top, left: bar.x + bar.width + gap } : { top, right: width - bar.x + gap };
 }
