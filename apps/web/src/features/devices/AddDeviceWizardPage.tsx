@@ -32,7 +32,7 @@ export function AddDeviceWizardPage() {
   const [created, setCreated] = useState<Created | undefined>(undefined);
   const backToProfile = () => void navigate({ to: '/users/$username', params: { username } });
   // The generated private key exists only on this screen; "Finish" is the explicit way out.
-  useLeaveGuard(Boolean(created?.privateKey) && canViewConfig, t('addDevice.leaveWarning'));
+  useLeaveGuard(Boolean(created?.privateKey && created.configs.length > 0) && canViewConfig, t('addDevice.leaveWarning'));
   const finish = () => void navigate({ to: '/users/$username', params: { username }, ignoreBlocker: true });
 
   const onSubmit = (values: DeviceFormValues) => {
