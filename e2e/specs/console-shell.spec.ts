@@ -9,6 +9,14 @@ async function restoreSettings(page: Page, changes: Record<string, unknown>) {
   expect((await page.context().request.patch('/api/v1/settings', { data: changes })).status()).toBe(200);
 }
 
+type Box = { x: number; y: number; width: number; height: number };
+const boxOf = async (locator: ReturnType<Page['locator']>): Promise<Box> => {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('not rendered');
+  return box;
+};
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
 const settingsTab = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name, exact: true });
 
@@ -60,6 +68,8 @@ test('settings: tabs per spec, honest about what is not available, one save mode
 
     await form.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Settings saved.')).toBeVisible();
+    // The confirmation does not cover the form's buttons.
+    expect(overlaps(await boxOf(page.locator('.toast')), await boxOf(form.getByRole('button', { name: 'Save' })))).toBe(false);
     // No reload: the navigation and the title follow the saved name.
     await expect(page.locator('.sidebar__brand')).toHaveText(name);
     await expect(page).toHaveTitle(`Settings · ${name}`);
@@ -141,4 +151,19 @@ test('a row menu near the bottom of the window opens upwards', async ({ page }) 
   await page.evaluate(() => window.scrollTo(0, 0));
   await first.click();
   await expect(page.getByRole('menu')).toHaveAttribute('data-placement', 'below');
+});
+
+test('a dialog taller than the window keeps its header and footer in view; its body scrolls', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 520 });
+  await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
+  await page.getByRole('button', { name: '+ Add user' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add user' });
+  const submit = dialog.getByRole('button', { name: 'Add user' });
+  await expect(submit).toBeInViewport();
+  await expect(dialog.getByRole('button', { name: 'Close dialog' })).toBeInViewport();
+  const body = dialog.locator('.dialog__body');
+  expect(await body.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+  await body.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await expect(dialog.getByLabel(/^Password/)).toBeInViewport();
+  await expect(submit).toBeInViewport();
 });
