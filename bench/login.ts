@@ -10,7 +10,8 @@
  *   npx tsx bench/login.ts          (from bench/; see README)
  *
  * Env: BENCH_CONCURRENCY (default 8), BENCH_DURATION (s, default 10), BENCH_LOG_LEVEL (default info),
- *      UV_THREADPOOL_SIZE (libuv pool that runs Argon2; Node's default is 4) — set it on the command line.
+ *      BENCH_RESULT_NAME (result file, default login). Argon2 runs on the API's own hashing threads
+ *      (lib/argon2-workers.ts), no longer on libuv's pool: UV_THREADPOOL_SIZE does not change it.
  */
 import { performance } from 'node:perf_hooks';
 import type { Pool } from 'pg';
