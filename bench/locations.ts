@@ -8,6 +8,7 @@
  *  3. Importing a 1,000-peer WireGuard config: < 2 s.
  * Run: npx tsx bench/locations.ts   (PostgreSQL on 127.0.0.1:5432, see bench/README.md)
  */
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { generateKeyPair } from '@palisade/wireguard';
 import Fastify from 'fastify';
@@ -151,11 +152,9 @@ const app = await buildApp({ env, database, logger: false, secretKey: 'bench-sec
 const bare = Fastify({ logger: false });
 // The bare route runs the one statement the API's device list runs (page, owner names, addresses
 // and the trigger-kept total), on the same pool, without the API's hooks, schemas or session.
-bare.get('/bare', async () => {
-  const { rows } = await pool.query({
-    name: 'bench-bare-devices',
-    text: `select p.id, p.name, p.wireguard_pubkey, p.user_id, p.created_at, u.username,
-            coalesce(ips.list, '[]') as ips, coalesce(conns.list, '[]') as connections,
+/** The device list's one statement; `withConnections: false` is the statement before connection data. */
+const deviceListSql = (withConnections: boolean) => `select p.id, p.name, p.wireguard_pubkey, p.user_id, p.created_at, u.username,
+            coalesce(ips.list, '[]') as ips, ${withConnections ? "coalesce(conns.list, '[]')" : "'[]'"} as connections,
             coalesce((select n from row_counts where name = 'devices:user'),
                      (select count(*) from devices where kind = 'user')) as total
        from (select id, name, wireguard_pubkey, user_id, created_at from devices where kind = 'user'
@@ -166,16 +165,41 @@ bare.get('/bare', async () => {
            order by di.location_id, di.ip) as list
          from device_ips di join locations l on l.id = di.location_id where di.device_id = p.id
        ) ips on true
-       left join lateral (
+       ${
+         withConnections
+           ? `left join lateral (
          select json_agg(json_build_object('location_id', c.location_id, 'location_name', l.name,
            'latest_handshake', c.latest_handshake, 'endpoint', c.endpoint, 'connected_at', c.connected_at,
            'is_active', c.latest_handshake > now() - make_interval(secs => l.peer_disconnect_threshold))) as list
          from device_connections c join locations l on l.id = c.location_id where c.device_id = p.id
-       ) conns on true
-      order by p.created_at desc, p.id desc`,
-  });
+       ) conns on true`
+           : ''
+       }
+      order by p.created_at desc, p.id desc`;
+bare.get('/bare', async () => {
+  const { rows } = await pool.query({ name: 'bench-bare-devices', text: deviceListSql(true) });
   return { items: rows, total: Number(rows[0]?.total ?? 0) };
 });
+// The statement's own cost with and without the connection join: PostgreSQL backend CPU time over
+// alternating blocks on one connection (CPU time is far less noisy than wall time on shared cores).
+const client = new pg.Client({ connectionString: url });
+await client.connect();
+const { rows: pidRows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+const backendCpu = () => {
+  const fields = readFileSync(`/proc/${pidRows[0]!.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+const statementCpu = { with: 0, without: 0 };
+const STATEMENT_RUNS = 200;
+for (let block = 0; block < 10; block++) {
+  for (const arm of block % 2 === 0 ? (['with', 'without'] as const) : (['without', 'with'] as const)) {
+    const before = backendCpu();
+    for (let i = 0; i < STATEMENT_RUNS; i++) await client.query({ name: `list-${arm}`, text: deviceListSql(arm === 'with') });
+    statementCpu[arm] += backendCpu() - before;
+  }
+}
+await client.end();
+const perQueryMs = (s: number) => round((s / (10 * STATEMENT_RUNS)) * 1000, 3);
 const explainRows = await pool.query(
   `explain (analyze, buffers, format text) select p.id, coalesce(conns.list, '[]') as connections
      from (select id from devices where kind = 'user' order by created_at desc, id desc limit 50) p
@@ -234,6 +258,11 @@ const result = {
     p99_verdict_50ms: verdict(api.latency_ms.p99 < 50),
     with_connection_data: true,
     stats_insert_50k_rows_ms: round(statsInsertMs, 0),
+    statement_backend_cpu_ms: {
+      with_connections: perQueryMs(statementCpu.with),
+      without_connections: perQueryMs(statementCpu.without),
+      ratio: round(statementCpu.with / statementCpu.without, 2),
+    },
     connections_explain: explain,
   },
   import_1000_peers: {
