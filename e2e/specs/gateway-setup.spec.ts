@@ -36,32 +36,50 @@ test('gateway setup shows the location token with copy, the gRPC URL and the age
   await expect(token).toHaveText(expected.token);
   expect(expected.token.length).toBeGreaterThan(16);
   await expect(page.getByText(expected.grpc_url, { exact: true })).toBeVisible();
+  // The test server has no PUBLIC_URL and is browsed on 127.0.0.1: the URL is loopback, and the page says which setting fixes it.
+  expect(expected).toMatchObject({ grpc_url_source: 'request', grpc_url_is_loopback: true });
+  const notice = page.getByTestId('grpc-url-notice');
+  await expect(notice).toHaveClass(/banner--warning/);
+  await expect(notice).toContainText('Gateways on other hosts cannot reach this address');
+  await expect(notice).toContainText('Set PUBLIC_URL');
+  await expect(notice).toContainText('GRPC_PUBLIC_URL');
 
   await page.getByRole('button', { name: 'Copy token' }).click();
   await expect(page.getByText('Copied to clipboard.')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(expected.token);
 
+  // Where the agent comes from: this repository, built here; nothing is pulled from a registry.
+  await expect(page.getByText('no ready-made image or package is published', { exact: false })).toBeVisible();
   const docker = page.getByRole('region', { name: 'With Docker' });
-  await expect(docker).toContainText(`-e GATEWAY_TOKEN=${expected.token}`);
-  await expect(docker).toContainText(`-e GATEWAY_GRPC_URL=${expected.grpc_url}`);
-  await expect(docker).toContainText('palisade/gateway');
-  await docker.getByRole('button', { name: 'Copy command' }).click();
+  const build = docker.getByRole('region', { name: '1. Build the image' });
+  await expect(build).toContainText('docker build -f docker/gateway.Dockerfile -t palisade/gateway:latest .');
+  const run = docker.getByRole('region', { name: '2. Start the container' });
+  await expect(run).toContainText(`-e GATEWAY_TOKEN=${expected.token}`);
+  await expect(run).toContainText(`-e GATEWAY_GRPC_URL=${expected.grpc_url}`);
+  await run.getByRole('button', { name: 'Copy commands' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^docker run .*palisade\/gateway:latest$/s);
 
   const systemd = page.getByRole('region', { name: 'With systemd' });
-  await expect(systemd).toContainText('/etc/palisade/gateway.env');
-  await expect(systemd).toContainText(`GATEWAY_TOKEN=${expected.token}`);
-  await expect(systemd).toContainText('GATEWAY_IFNAME=wg0');
-  await expect(systemd).toContainText('systemctl enable --now palisade-gateway.service');
+  const install = systemd.getByRole('region', { name: '1. Install the agent' });
+  await expect(install).toContainText('pnpm --filter @palisade/gateway deploy --prod --legacy');
+  await expect(install).toContainText('docker/palisade-gateway.service /etc/systemd/system/');
+  const start = systemd.getByRole('region', { name: '2. Configure and start' });
+  await expect(start).toContainText('/etc/palisade/gateway.env');
+  await expect(start).toContainText(`GATEWAY_TOKEN=${expected.token}`);
+  await expect(start).toContainText('GATEWAY_IFNAME=wg0');
+  await expect(start).toContainText('systemctl enable --now palisade-gateway.service');
 
-  // The gateways of this location, on demand, on the same page.
-  await page.getByRole('button', { name: 'Check gateways' }).click();
-  await expect(page.getByRole('region', { name: 'Gateways' }).getByText('None connected')).toBeVisible();
+  // The gateways of this location, live on the same page: none yet, in red, and it says it is waiting.
+  const panel = page.getByRole('region', { name: 'Gateways' });
+  await expect(panel.getByTestId('gateways-status')).toHaveText('None connected');
+  await expect(panel.getByText('This list updates by itself', { exact: false })).toBeVisible();
 });
 
 test('gateway notifications stay disabled and say that SMTP is needed first', async ({ page }) => {
   await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
   await navigate(page, 'Settings');
+  await page.getByRole('link', { name: 'Gateway notifications' }).click();
+  await expect(page).toHaveURL(/tab=notifications/);
   const card = page.getByRole('region', { name: 'Gateway notifications' });
   await expect(card.getByText('Gateway notifications are sent by email, so they need SMTP.', { exact: false })).toBeVisible();
   await expect(card.getByRole('checkbox', { name: 'Disconnect notifications' })).toBeDisabled();
