@@ -25,8 +25,15 @@ test('an admin creates a location in the wizard; a user adds a device and downlo
   await page.getByRole('radio', { name: /Manual configuration/ }).check();
   await page.getByRole('button', { name: 'Next' }).click();
 
-  // Client-side validation (contracts schema) before anything is sent.
+  // The configuration step goes back to the choice of setup.
   const form = page.getByRole('form', { name: 'Location settings' });
+  await form.getByRole('button', { name: 'Back' }).click();
+  await expect(page.getByRole('heading', { name: 'How do you want to set up the location?' })).toBeVisible();
+  await page.getByRole('button', { name: 'Next' }).click();
+  // Stored but not enforced yet: the form says so.
+  await expect(form.getByText('Not enforced yet').first()).toBeVisible();
+
+  // Client-side validation (contracts schema) before anything is sent.
   await form.getByRole('button', { name: 'Create location' }).click();
   await expect(form.getByText('Field required').first()).toBeVisible();
 
@@ -44,11 +51,13 @@ test('an admin creates a location in the wizard; a user adds a device and downlo
 
   await expect(page.getByRole('heading', { name: 'Location ready' })).toBeVisible();
   await expect(page.getByText(`Location ${location} has been created.`)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Connect its gateway' })).toHaveAttribute('href', /\/locations\/\d+\/gateway$/);
   await page.getByRole('button', { name: 'Go to locations' }).click();
   const row = page.getByRole('row', { name: new RegExp(location) });
   await expect(row).toContainText(subnet.gateway);
   await expect(row).toContainText('vpn.example.com:51820');
   await expect(row).toContainText('All users');
+  await expect(row).toContainText('Not required');
   await signOut(page);
 
   // The user adds a device from their profile; keys are generated in the browser.
