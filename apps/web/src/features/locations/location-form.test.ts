@@ -1,6 +1,7 @@
 import { NetworkBodySchema } from '@palisade/contracts';
 import { describe, expect, it } from 'vitest';
-import { issuesFromZod } from '@/lib/field-errors';
+import { translate } from '@/i18n/translate';
+import { fieldMessage, issuesFromZod } from '@/lib/field-errors';
 import { EMPTY_LOCATION, listError, valuesToBody } from './location-form';
 
 describe('location form', () => {
@@ -25,5 +26,19 @@ describe('location form', () => {
     expect(issues.endpoint?.code).toBe('network.endpoint');
     expect(listError(issues, 'address')?.code).toBe('required');
     expect(listError(issues, 'dns')?.code).toBe('network.dns');
+  });
+
+  it('numbers out of range name their bound (spec §5 minimum and maximum value)', () => {
+    const body = valuesToBody({ ...EMPTY_LOCATION, keepalive_interval: '-1', peer_disconnect_threshold: '30' });
+    const result = NetworkBodySchema.safeParse(body);
+    const issues = result.success ? {} : issuesFromZod(result.error);
+    const en = (key: Parameters<typeof translate>[1], params?: Record<string, string | number>) => translate('en', key, params);
+    expect(fieldMessage(en, issues.keepalive_interval ?? { code: '' })).toBe('Minimum value is 0');
+    expect(fieldMessage(en, issues.peer_disconnect_threshold ?? { code: '' })).toBe('Minimum value is 60');
+    const high = NetworkBodySchema.safeParse(valuesToBody({ ...EMPTY_LOCATION, keepalive_interval: '70000' }));
+    const highIssues = high.success ? {} : issuesFromZod(high.error);
+    expect(fieldMessage(en, highIssues.keepalive_interval ?? { code: '' })).toBe('Maximum value is 65535');
+    const pl = (key: Parameters<typeof translate>[1], params?: Record<string, string | number>) => translate('pl', key, params);
+    expect(fieldMessage(pl, issues.peer_disconnect_threshold ?? { code: '' })).toContain('60');
   });
 });
