@@ -44,7 +44,12 @@ export function compileJsonSerializer(schema: ZodSchema): Serialize | undefined 
   }
   if (usesUnsupportedKeyword(json)) return undefined;
   const { $schema: _dialect, ...rest } = json;
-  return fastJsonStringify(rest as unknown as Parameters<typeof fastJsonStringify>[0]) as Serialize;
+  try {
+    return fastJsonStringify(rest as unknown as Parameters<typeof fastJsonStringify>[0]) as Serialize;
+  } catch {
+    // A schema fast-json-stringify refuses stays on zod's path rather than failing its route.
+    return undefined;
+  }
 }
 
 const compiled = new WeakMap<ZodSchema, Serialize | null>();
