@@ -21,7 +21,7 @@ export function LocationsStatsTable({ locations, period, search, statusOf }: Tab
   const { t } = useTranslation();
   return (
     <div className="card table-wrap">
-      <table className="table">
+      <table className="table locations-stats">
         <thead>
           <tr>
             <th scope="col">{t('locations.name')}</th>
