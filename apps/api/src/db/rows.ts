@@ -47,6 +47,7 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
  */
 export function preparedRows<T, K extends string>(
   build: (p: Record<K, unknown>) => SQL,
+  options: { types?: pg.CustomTypesConfig } = {},
 ): (db: Db, values: Record<K, unknown>) => Promise<T[]> {
   let prepared: { name: string; text: string; params: unknown[] } | undefined;
   return async (db, values) => {
@@ -58,7 +59,40 @@ export function preparedRows<T, K extends string>(
       const { sql: text, params } = internals.dialect.sqlToQuery(build(placeholders));
       prepared = { name: statementName(text), text, params };
     }
-    const result = await client.query({ name: prepared.name, text: prepared.text, values: fillPlaceholders(prepared.params, values) });
+    const result = await client.query({
+      name: prepared.name,
+      text: prepared.text,
+      values: fillPlaceholders(prepared.params, values),
+      ...(options.types ? { types: options.types } : {}),
+    });
     return result.rows as T[];
   };
+}
+
+const TIMESTAMPTZ_OID = 1184;
+const parseTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ_OID) as (text: string) => Date;
+
+/**
+ * For `preparedRows`' `types`: `timestamptz` columns arrive as PostgreSQL's text instead of a
+ * `Date`, for rows whose timestamps only go back out as ISO strings (`isoTimestamp`). Parsing
+ * each into a `Date` and formatting it again cost ~1.6 µs per value: 80 µs per 50-user page.
+ */
+export const TIMESTAMPS_AS_TEXT: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === TIMESTAMPTZ_OID ? (text: string) => text : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/**
+ * The ISO 8601 form (`toISOString`) of a timestamp read as a `Date` or, with
+ * `TIMESTAMPS_AS_TEXT`, as PostgreSQL text. UTC text (`2026-11-24 08:19:00.123456+00`, a session
+ * in UTC) is rearranged; anything else (another session time zone, BC dates, infinity) goes through
+ * the driver's own parser.
+ */
+export function isoTimestamp(value: Date | string): string {
+  if (typeof value !== 'string') return value.toISOString();
+  if (value.length < 22 || value.charCodeAt(10) !== 32 || !value.endsWith('+00')) {
+    return parseTimestamptz(value).toISOString();
+  }
+  const fraction = value.length > 22 ? value.slice(20, -3) : '';
+  return `${value.slice(0, 10)}T${value.slice(11, 19)}.${fraction.length >= 3 ? fraction.slice(0, 3) : fraction.padEnd(3, '0')}Z`;
 }

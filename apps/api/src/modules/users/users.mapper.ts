@@ -1,4 +1,5 @@
 import type { MfaRequired, User } from '@palisade/contracts';
+import { isoTimestamp } from '#src/db/rows.js';
 import type { UserListRow, UserRecord } from './users.repo.js';
 
 export function toUser(record: UserRecord): User {
@@ -39,7 +40,7 @@ export function listRowToUser(row: UserListRow): User {
     mfa_enabled: row.mfa_enabled,
     enrolled: row.enrolled,
     has_password: row.has_password,
-    created_at: row.created_at instanceof Date ? row.created_at.toISOString() : new Date(row.created_at).toISOString(),
+    created_at: isoTimestamp(row.created_at),
   };
   if (row.phone) user.phone = row.phone;
   if (row.mfa_method) user.mfa_method = row.mfa_method as NonNullable<User['mfa_method']>;

@@ -3,7 +3,7 @@ import { and, asc, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizz
 import { ADVISORY_LOCKS } from '#src/db/advisory-locks.js';
 import type { Db } from '#src/db/client.js';
 import { countRows, totalOf } from '#src/db/row-counts.js';
-import { preparedRows } from '#src/db/rows.js';
+import { preparedRows, TIMESTAMPS_AS_TEXT } from '#src/db/rows.js';
 import { groupMembers, groups, users } from '#src/db/schema/index.js';
 
 export type UserRow = typeof users.$inferSelect;
@@ -67,13 +67,14 @@ function listStatement(query: UserListQuery): ListRun {
   let run = listStatements.get(key);
   if (!run) {
     const shape = { filter: query.filter, search: query.search };
-    run = preparedRows<UserListRow & { total: string | number }, 'perPage' | 'offset' | 'pattern'>((p) => {
-      const where = listWhere(shape, p.pattern);
-      const direction = query.sort.startsWith('-') ? sql`desc` : sql`asc`;
-      const column = SORTS[query.sort.replace(/^-/, '') as keyof typeof SORTS];
-      // Unfiltered, the total is the trigger-kept count (migration 0005) rather than a scan.
-      const total = totalOf(users, where, shape.search || shape.filter !== 'all' ? undefined : 'users');
-      return sql`select p.id, p.username, p.first_name, p.last_name, p.email, p.phone, p.is_active, p.mfa_enabled,
+    run = preparedRows<UserListRow & { total: string | number }, 'perPage' | 'offset' | 'pattern'>(
+      (p) => {
+        const where = listWhere(shape, p.pattern);
+        const direction = query.sort.startsWith('-') ? sql`desc` : sql`asc`;
+        const column = SORTS[query.sort.replace(/^-/, '') as keyof typeof SORTS];
+        // Unfiltered, the total is the trigger-kept count (migration 0005) rather than a scan.
+        const total = totalOf(users, where, shape.search || shape.filter !== 'all' ? undefined : 'users');
+        return sql`select p.id, p.username, p.first_name, p.last_name, p.email, p.phone, p.is_active, p.mfa_enabled,
           p.mfa_method, p.enrolled, p.has_password, p.created_at,
           coalesce(gs.groups, '{}') as groups, coalesce(gs.is_admin, false) as is_admin,
           ${total} as total
@@ -90,7 +91,9 @@ function listStatement(query: UserListQuery): ListRun {
           from ${groupMembers} gm join ${groups} g on g.id = gm.group_id where gm.user_id = p.id
         ) gs on true
         order by p.sort_key ${direction}, p.id`;
-    });
+      },
+      { types: TIMESTAMPS_AS_TEXT },
+    );
     listStatements.set(key, run);
   }
   return run;
