@@ -1,5 +1,5 @@
 import { DEFAULT_SETTINGS, type User } from '@palisade/contracts';
-import { render, screen, waitFor } from '@testing-library/react';
+import { configure, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, problemResponse, setFetchHandler } from '@/test/fetch-mock';
 
@@ -20,7 +20,7 @@ const admin: User = {
 
 interface Api {
   me: () => Response;
-  settings?: Partial<typeof DEFAULT_SETTINGS>;
+  settings?: Partial<typeof DEFAULT_SETTINGS> | (() => Partial<typeof DEFAULT_SETTINGS>);
   other?: (pathname: string) => Response | undefined;
 }
 
@@ -29,8 +29,10 @@ async function renderSignedIn(path: string, api: Api) {
   setFetchHandler((request) => {
     const { pathname } = new URL(request.url);
     if (pathname === '/api/v1/me') return api.me();
-    if (pathname === '/api/v1/settings_essentials')
-      return jsonResponse(200, { ...DEFAULT_SETTINGS, instance_name: 'Acme VPN', ...api.settings });
+    if (pathname === '/api/v1/settings_essentials') {
+      const settings = typeof api.settings === 'function' ? api.settings() : api.settings;
+      return jsonResponse(200, { ...DEFAULT_SETTINGS, instance_name: 'Acme VPN', ...settings });
+    }
     if (pathname === '/api/v1/info') return jsonResponse(200, { version: '1.0.0', network_present: false, smtp_enabled: false });
     if (pathname === '/api/v1/settings_enterprise')
       return jsonResponse(200, { admin_device_management: false, disable_all_traffic: false, disable_manual_config: false });
@@ -46,7 +48,10 @@ async function renderSignedIn(path: string, api: Api) {
 const EVERY_ENTRY = ['Overview', 'Connected users', 'Users', 'Groups', 'Locations', 'Network devices', 'Settings', 'My profile'];
 const nav = () => screen.getByRole('navigation', { name: 'Main navigation' });
 
-describe('console shell', () => {
+// Each test boots the whole console; on a busy machine the first boot alone can take seconds.
+configure({ asyncUtilTimeout: 10_000 });
+
+describe('console shell', { timeout: 30_000 }, () => {
   beforeEach(() => sessionStorage.clear());
 
   it('titles each page "<page> · <instance>" and marks its entry', async () => {
@@ -64,6 +69,17 @@ describe('console shell', () => {
     const labels = Array.from(nav().querySelectorAll('a')).map((a) => a.textContent);
     expect(labels).toEqual(['Users', 'Groups', 'Settings', 'My profile']);
     await waitFor(() => expect(document.title).toBe('Module disabled · Acme VPN'));
+  });
+
+  it('a module switched off elsewhere: its first module.disabled answer refreshes the switches and the screen goes', async () => {
+    let essentialsCalls = 0;
+    await renderSignedIn('/network-devices', {
+      me: () => jsonResponse(200, admin),
+      settings: () => ({ wireguard_enabled: ++essentialsCalls === 1 }),
+      other: () => problemResponse(404, 'module.disabled'),
+    });
+    expect(await screen.findByRole('heading', { name: 'Module disabled' })).toBeTruthy();
+    expect(essentialsCalls).toBeGreaterThan(1);
   });
 
   it('with the module on, lists its entries', async () => {
