@@ -57,6 +57,9 @@ test('an import abandoned at "Map devices" waits with its location and resumes f
   await expect(page.getByText('2 peers wait to be mapped.', { exact: false })).toBeVisible();
   const row = page.getByRole('row', { name: new RegExp(location) });
   await expect(row).toContainText('2 peers waiting to be mapped');
+  await row.getByRole('link', { name: location, exact: true }).click();
+  await expect(page.getByText('2 peers waiting to be mapped')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Map devices' })).toHaveAttribute('href', /\/locations\/\d+\/map$/);
 
   // Importing the same name again points to the unfinished location.
   const again = await startImport(page, location, config);

@@ -9,6 +9,7 @@ import { pushToast } from '@/components/toast-store';
 import { useTranslation } from '@/i18n/use-translation';
 import { hasCode, problemMessage } from '@/lib/problem-message';
 import { LocationForm } from './LocationForm';
+import { PendingPeersNote } from './PendingPeersNote';
 import { locationToValues } from './location-form';
 import { useDeleteLocation, useUpdateLocation } from './locations.mutations';
 import { locationQueryOptions } from './locations.queries';
@@ -66,6 +67,7 @@ export function LocationEditPage() {
           <h1 id="location-title" className="page-header__title">
             {t('locations.editTitle', { name: location.data.name })}
           </h1>
+          <PendingPeersNote location={location.data} />
         </div>
         <div className="page-header__actions">
           <Link to="/overview/$locationId" params={{ locationId: String(id) }} className="btn btn--secondary">
