@@ -5,7 +5,10 @@ import { CheckboxField } from '@/components/CheckboxField';
 import { Dialog } from '@/components/Dialog';
 import { StateMessage } from '@/components/StateMessage';
 import { pushToast } from '@/components/toast-store';
+import { AdminChangeConfirm } from '@/features/groups/AdminChangeConfirm';
+import { type AdminImpact, withMember } from '@/features/groups/admin-change';
 import { groupsQueryOptions } from '@/features/groups/groups.queries';
+import { useAdminChange } from '@/features/groups/use-admin-change';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
 import { useAssignGroups } from './users.mutations';
@@ -30,7 +33,17 @@ export function AssignGroupsDialog({ isOpen, usernames, onClose, onDone }: Assig
     else next.delete(name);
     setChosen(next);
   };
-  const submit = () =>
+  const { assess } = useAdminChange();
+  const [asking, setAsking] = useState<AdminImpact>(undefined);
+  // Joining an admin group gives full administrator rights: say who gets them first.
+  const submit = () => {
+    const impact = assess((all) =>
+      [...chosen].reduce((next, group) => usernames.reduce((g, u) => withMember(g, group, u), next), [...all]),
+    );
+    if (impact) setAsking(impact);
+    else save();
+  };
+  const save = () =>
     assign.mutate(
       { groups: [...chosen], users: [...usernames] },
       {
@@ -41,6 +54,7 @@ export function AssignGroupsDialog({ isOpen, usernames, onClose, onDone }: Assig
           onClose();
         },
         onError: (error) => pushToast({ id: 'groups-assign-error', kind: 'error', message: problemMessage(t, error) }),
+        onSettled: () => setAsking(undefined),
       },
     );
 
@@ -78,6 +92,7 @@ export function AssignGroupsDialog({ isOpen, usernames, onClose, onDone }: Assig
           ))}
         </fieldset>
       )}
+      <AdminChangeConfirm impact={asking} onCancel={() => setAsking(undefined)} onConfirm={save} isPending={assign.isPending} />
     </Dialog>
   );
 }
