@@ -39,6 +39,10 @@ test('bulk-assign selected users to a group, remove a member, rename and delete 
   await page.goto('/groups');
   const card = page.getByRole('article', { name: group });
   await expect(card.getByText('Members: 2')).toBeVisible();
+  // An unknown username is named at the field, not "Invalid value".
+  await card.getByRole('combobox', { name: `Add a member to ${group}` }).fill(`ghost${suffix}`);
+  await card.getByRole('button', { name: 'Add member' }).click();
+  await expect(card.getByRole('alert')).toHaveText(`User not found: ghost${suffix}`);
   await card.getByRole('button', { name: `Remove ${users[0]} from ${group}` }).click();
   await expect(card.getByText('Members: 1')).toBeVisible();
 
