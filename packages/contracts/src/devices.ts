@@ -93,17 +93,22 @@ export const DeviceConfigParamsSchema = z.strictObject({
 export const DeviceListQuerySchema = PageQuerySchema;
 export const DeviceListSchema = paged(DeviceSchema).meta({ id: 'DeviceList' });
 
+/** What a network device and a pending (CLI-announced) one have in common. */
+const networkDeviceFields = {
+  id: z.number().int(),
+  name: z.string(),
+  location_id: z.number().int(),
+  location_name: z.string(),
+  assigned_ips: z.array(z.string()),
+  description: z.string().optional(),
+  added_by: z.string(),
+  added_date: z.string(),
+};
+
 /** API.md §3 fixed shape. */
 export const NetworkDeviceSchema = z
   .object({
-    id: z.number().int(),
-    name: z.string(),
-    location_id: z.number().int(),
-    location_name: z.string(),
-    assigned_ips: z.array(z.string()),
-    description: z.string().optional(),
-    added_by: z.string(),
-    added_date: z.string(),
+    ...networkDeviceFields,
     wireguard_pubkey: z.string(),
     ...connectionFields,
   })
@@ -154,14 +159,7 @@ export const StartCliBodySchema = z.strictObject({
  */
 export const PendingNetworkDeviceSchema = z
   .object({
-    id: z.number().int(),
-    name: z.string(),
-    location_id: z.number().int(),
-    location_name: z.string(),
-    assigned_ips: z.array(z.string()),
-    description: z.string().optional(),
-    added_by: z.string(),
-    added_date: z.string(),
+    ...networkDeviceFields,
     expires_at: z.string(),
     is_expired: z.boolean(),
   })
