@@ -35,7 +35,7 @@ export function applySecurityHeaders(req: IncomingMessage, res: ServerResponse):
 }
 
 /**
- * The headers on every reply, from the middleware built once above. (@fastify/helmet, used before,
+ * The headers on every reply, from the middleware built once above. (The @fastify/helmet plugin, used before,
  * built helmet's middleware again for every request, parsing the CSP directives each time, behind
  * a second async hook: about 6 % of the event loop's JavaScript per login in a profile.)
  */
