@@ -141,7 +141,14 @@ console.log(
 
 // 3. 200 gateways connecting at once ------------------------------------------------------------
 const env = parseEnv({ DATABASE_URL: url, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', SECRET_KEY: SECRET });
-const app = await buildApp({ env, database, logger: false, secretKey: SECRET, grpc: { port: 0, host: '127.0.0.1' }, checkResponses: false });
+const app = await buildApp({
+  env,
+  database,
+  logger: false,
+  secretKey: SECRET,
+  grpc: { port: 0, host: '127.0.0.1' },
+  checkResponses: false,
+});
 await app.ready();
 const port = app.gatewayControl!.port;
 const tokens = new Map<number, string>();

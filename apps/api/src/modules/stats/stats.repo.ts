@@ -1,4 +1,4 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
 import { queryRows } from '#src/db/rows.js';
 

@@ -37,9 +37,16 @@ function renderCard(group: GroupInfo) {
       </QueryClientProvider>
     ),
   });
-  const page = createRoute({ getParentRoute: () => root, path: '/groups', component: () => <GroupCard group={group} onEdit={() => {}} onDelete={() => {}} /> });
+  const page = createRoute({
+    getParentRoute: () => root,
+    path: '/groups',
+    component: () => <GroupCard group={group} onEdit={() => {}} onDelete={() => {}} />,
+  });
   const profile = createRoute({ getParentRoute: () => root, path: '/users/$username', component: () => <h1>Profile page</h1> });
-  const router = createRouter({ routeTree: root.addChildren([page, profile]), history: createMemoryHistory({ initialEntries: ['/groups'] }) });
+  const router = createRouter({
+    routeTree: root.addChildren([page, profile]),
+    history: createMemoryHistory({ initialEntries: ['/groups'] }),
+  });
   render(<RouterProvider router={router} />);
   return router;
 }
