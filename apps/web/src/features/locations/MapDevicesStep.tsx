@@ -44,18 +44,17 @@ export function MapDevicesStep({ network, peers, onDone, onBack, onLater }: MapD
     setErrors(found);
     if (found.size > 0) return;
     if (pending === 0) return onDone();
-    map.mutate(
-      { id: network.id, devices: rowsToBody(rows) },
-      {
-        onSuccess: () => {
-          pushToast({ id: `mapped-${network.id}`, kind: 'success', message: t('wizard.map.saved', { count: pending }) });
-          onDone();
-        },
-        onError: (error) => {
-          const issues = issuesFromProblem(error);
-          if (issues) setErrors(rowErrorsFromServer(rows, issues));
-          else pushToast({ id: 'map-error', kind: 'error', message: problemMessage(t, error) });
-        },
+    // Not mutate()'s own callbacks: the invalidation can refetch the pending peers (now none) and
+    // unmount this step before they run, losing the toast and the way on. The promise settles anyway.
+    map.mutateAsync({ id: network.id, devices: rowsToBody(rows) }).then(
+      () => {
+        pushToast({ id: `mapped-${network.id}`, kind: 'success', message: t('wizard.map.saved', { count: pending }) });
+        onDone();
+      },
+      (error: unknown) => {
+        const issues = issuesFromProblem(error);
+        if (issues) setErrors(rowErrorsFromServer(rows, issues));
+        else pushToast({ id: 'map-error', kind: 'error', message: problemMessage(t, error) });
       },
     );
   };
