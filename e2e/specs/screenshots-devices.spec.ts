@@ -91,7 +91,8 @@ test('capture the location and device screens', async ({ page }) => {
     await page.getByRole('button', { name: 'Finish' }).click();
     await expect(page).not.toHaveURL(/\/add-device$/);
     await page.goto('/settings');
-    await expect(page.getByRole('heading', { name: 'Enterprise features' })).toBeVisible();
+    await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Enterprise features' }).click();
+    await expect(page.getByRole('form', { name: 'Enterprise features' })).toBeVisible();
     await page.screenshot(shot(`settings-enterprise-${scheme}`));
   }
 
