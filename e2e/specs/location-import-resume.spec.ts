@@ -1,15 +1,10 @@
 import { expect, type Page, test } from '@playwright/test';
-import { navigate, signIn, uniqueSuffix } from '../support/console';
+import { signIn, uniqueSuffix } from '../support/console';
 import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../support/constants';
-import { createUserViaApi, randomKey, uniqueSubnet } from '../support/locations';
+import { createUserViaApi, openImportForm, twoPeerServerConfig, uniqueSubnet } from '../support/locations';
 
 async function startImport(page: Page, location: string, config: string) {
-  await navigate(page, 'Locations');
-  await page.getByRole('link', { name: /^(\+ Add location|Set up a location)$/ }).click();
-  await page.getByRole('button', { name: 'Start' }).click();
-  await page.getByRole('radio', { name: /Import from a WireGuard config file/ }).check();
-  await page.getByRole('button', { name: 'Next' }).click();
-  const form = page.getByRole('form', { name: 'Import a WireGuard config' });
+  const form = await openImportForm(page);
   await form.getByLabel('Location name').fill(location);
   await form.getByLabel('Gateway endpoint').fill('resume.example.com');
   await form
@@ -32,20 +27,7 @@ test('an import abandoned at "Map devices" waits with its location and resumes f
   const location = `resume-${suffix}`;
   const owner = `zzres${suffix}`;
   const subnet = uniqueSubnet();
-  const config = [
-    '[Interface]',
-    `PrivateKey = ${randomKey()}`,
-    `Address = ${subnet.gateway}`,
-    '',
-    '[Peer]',
-    `PublicKey = ${randomKey()}`,
-    `AllowedIPs = ${subnet.prefix}.10/32`,
-    '',
-    '[Peer]',
-    `PublicKey = ${randomKey()}`,
-    `AllowedIPs = ${subnet.prefix}.11/32`,
-    '',
-  ].join('\n');
+  const config = twoPeerServerConfig(subnet);
   await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
   await createUserViaApi(page, owner, 'Res-Pass1!x');
 

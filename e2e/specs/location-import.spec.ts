@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { navigate, signIn, uniqueSuffix } from '../support/console';
 import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../support/constants';
-import { createUserViaApi, randomKey, uniqueSubnet } from '../support/locations';
+import { createUserViaApi, openImportForm, twoPeerServerConfig, uniqueSubnet } from '../support/locations';
 
 /** Password-less users created through the API in small parallel batches. */
 async function createFillerUsers(page: Page, usernames: readonly string[]): Promise<void> {
@@ -29,33 +29,13 @@ test('an admin imports a WireGuard server config and maps its peers to a user', 
   const username = `zzimp${suffix}`;
   const fillers = Array.from({ length: 201 }, (_, i) => `zf${suffix}x${String(i).padStart(3, '0')}`);
   const subnet = uniqueSubnet();
-  const config = [
-    '[Interface]',
-    `PrivateKey = ${randomKey()}`,
-    `Address = ${subnet.gateway}`,
-    'ListenPort = 51999',
-    '',
-    '[Peer]',
-    `PublicKey = ${randomKey()}`,
-    `AllowedIPs = ${subnet.prefix}.10/32`,
-    '',
-    '[Peer]',
-    `PublicKey = ${randomKey()}`,
-    `AllowedIPs = ${subnet.prefix}.11/32`,
-    '',
-  ].join('\n');
+  const config = twoPeerServerConfig(subnet, ['ListenPort = 51999']);
 
   await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
   await createFillerUsers(page, fillers);
   await createUserViaApi(page, username, 'Imp-Pass1!x');
 
-  await navigate(page, 'Locations');
-  await page.getByRole('link', { name: /^(\+ Add location|Set up a location)$/ }).click();
-  await page.getByRole('button', { name: 'Start' }).click();
-  await page.getByRole('radio', { name: /Import from a WireGuard config file/ }).check();
-  await page.getByRole('button', { name: 'Next' }).click();
-
-  const form = page.getByRole('form', { name: 'Import a WireGuard config' });
+  const form = await openImportForm(page);
   await form.getByLabel('Location name').fill(location);
   await form.getByLabel('Gateway endpoint').fill('legacy.example.com');
   const file = form.getByLabel('WireGuard server config file');

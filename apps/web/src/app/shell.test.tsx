@@ -1,22 +1,10 @@
-import { DEFAULT_SETTINGS, type User } from '@palisade/contracts';
+import { DEFAULT_SETTINGS } from '@palisade/contracts';
 import { configure, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, problemResponse, setFetchHandler } from '@/test/fetch-mock';
+import { ADMIN_USER } from '@/test/fixtures';
 
-const admin: User = {
-  id: 1,
-  username: 'admin',
-  first_name: 'Ada',
-  last_name: 'Admin',
-  email: 'admin@example.com',
-  is_active: true,
-  is_admin: true,
-  groups: ['admin'],
-  mfa_enabled: false,
-  enrolled: true,
-  has_password: true,
-  created_at: '2026-11-21T10:00:00Z',
-};
+const admin = ADMIN_USER;
 
 interface Api {
   me: () => Response;

@@ -1,27 +1,14 @@
-import type { User } from '@palisade/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useToastStore } from '@/components/toast-store';
 import { infoQueryOptions } from '@/features/app/app.queries';
 import { useAppStore } from '@/features/app/app-store';
 import { jsonResponse, problemResponse, setFetchHandler } from '@/test/fetch-mock';
+import { ADMIN_USER } from '@/test/fixtures';
 import { meQueryOptions } from './auth.queries';
 import { useAuthStore } from './auth-store';
 
-const user: User = {
-  id: 1,
-  username: 'admin',
-  first_name: 'Ada',
-  last_name: 'Admin',
-  email: 'admin@example.com',
-  is_active: true,
-  is_admin: true,
-  groups: ['admin'],
-  mfa_enabled: false,
-  enrolled: true,
-  has_password: true,
-  created_at: '2026-11-21T10:00:00Z',
-};
+const user = ADMIN_USER;
 
 describe('current-user query (spec §4)', () => {
   beforeEach(() => {
