@@ -13,11 +13,13 @@ import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-z
 import type { DatabaseHandle } from '#src/db/client.js';
 import type { Env } from '#src/env.js';
 import { GatewayControl } from '#src/gateway-control/gateway-control.js';
+import { JobRunner } from '#src/jobs/jobs.js';
 import { SecretBox } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import { createResponseSerializerCompiler } from '#src/lib/response-serializer.js';
 import { authRoutes } from '#src/modules/auth/auth.routes.js';
 import { devicesRoutes } from '#src/modules/devices/devices.routes.js';
+import { EventSignal } from '#src/modules/events/event-signal.js';
 import { gatewaysRoutes } from '#src/modules/gateways/gateways.routes.js';
 import { networkDevicesRoutes } from '#src/modules/devices/network-devices.routes.js';
 import { groupsRoutes } from '#src/modules/groups/groups.routes.js';
@@ -42,6 +44,10 @@ declare module 'fastify' {
     services: Services;
     /** The gateways' gRPC server; set when buildApp was given `grpc`. */
     gatewayControl: GatewayControl | undefined;
+    /** Wakes event consumers and the live activity feed when events commit. */
+    eventSignal: EventSignal;
+    /** Background jobs; set when buildApp was given `jobs: true`. */
+    jobs: JobRunner | undefined;
   }
 }
 
@@ -91,6 +97,11 @@ export interface BuildAppOptions {
    * it (lib/response-serializer.ts). On unless false: main.ts turns it off in production.
    */
   checkResponses?: boolean | undefined;
+  /**
+   * Run the background jobs (event consumers: webhooks, activity-log streams; purges) while the
+   * app is up. main.ts turns them on; integration tests that need them pass true.
+   */
+  jobs?: boolean | undefined;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -150,6 +161,25 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (gatewayControl) {
     app.addHook('onReady', () => gatewayControl.start());
     app.addHook('preClose', () => gatewayControl.stop());
+  }
+  const eventSignal = new EventSignal(database);
+  app.decorate('eventSignal', eventSignal);
+  app.addHook('onReady', () => eventSignal.start());
+  app.addHook('preClose', () => eventSignal.stop());
+  const jobs = options.jobs
+    ? new JobRunner({
+        database,
+        services: app.services,
+        secrets,
+        signal: eventSignal,
+        log: app.log,
+        owner: `${process.pid}-${randomUUID()}`,
+      })
+    : undefined;
+  app.decorate('jobs', jobs);
+  if (jobs) {
+    app.addHook('onReady', async () => jobs.start());
+    app.addHook('preClose', () => jobs.stop());
   }
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   }
   const webDist = findWebDist(env.WEB_DIST);
   // Production serializes responses with the compiled serializers alone (no zod encode per response).
-  const app = await buildApp({ env, database, webDist, secretKey, grpc: { port: env.GRPC_PORT }, checkResponses: false });
+  const app = await buildApp({ env, database, webDist, secretKey, grpc: { port: env.GRPC_PORT }, checkResponses: false, jobs: true });
   app.addHook('onClose', async () => database.close());
   logDataDirModes(app.log, env.DATA_DIR, tightened);
   const reserved = await app.services.users.findReservedUsernames();

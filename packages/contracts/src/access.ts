@@ -25,11 +25,20 @@ export interface RouteRule {
   /** Permission name `resource.action` (STYLE.md), used in docs and logs. */
   permission: string;
   module?: Module;
+  /**
+   * Spec §6 enterprise-only endpoint. The licence check (a later capability) gates every route
+   * marked here in one place; until then they work for the access they declare.
+   */
+  enterprise?: true;
 }
 
 const rule = (access: Access, permission: string): RouteRule => ({ access, permission });
 /** A route of the WireGuard module: locations, devices, network devices, gateways, stats, tokens. */
 const wireguard = (access: Access, permission: string): RouteRule => ({ access, permission, module: 'wireguard' });
+/** A route of the webhooks module. */
+const webhooks = (access: Access, permission: string): RouteRule => ({ access, permission, module: 'webhooks' });
+/** An enterprise-only route (spec §6). */
+const enterprise = (access: Access, permission: string): RouteRule => ({ access, permission, enterprise: true });
 
 export const ROUTE_ACCESS = {
   'GET /api/v1/health': rule('public', 'health.read'),
@@ -103,6 +112,27 @@ export const ROUTE_ACCESS = {
   'PUT /api/v1/device/network/:id': wireguard('admin', 'network_device.update'),
   'DELETE /api/v1/device/network/:id': wireguard('admin', 'network_device.delete'),
   'GET /api/v1/device/network/:id/config': wireguard('admin', 'network_device.read_config'),
+
+  // Activity log: admins read every entry; any other user reads the entries they made or that
+  // concern their own account (the repo scopes the rows; docs/activity-log.md).
+  'GET /api/v1/activity_log': rule('user', 'activity_log.read'),
+  'GET /api/v1/activity_log/feed': rule('user', 'activity_log.read'),
+  'GET /api/v1/activity_log/export': rule('user', 'activity_log.export'),
+
+  'GET /api/v1/activity_log_stream': enterprise('admin', 'activity_log_stream.list'),
+  'POST /api/v1/activity_log_stream': enterprise('admin', 'activity_log_stream.create'),
+  'PUT /api/v1/activity_log_stream/:id': enterprise('admin', 'activity_log_stream.update'),
+  'DELETE /api/v1/activity_log_stream/:id': enterprise('admin', 'activity_log_stream.delete'),
+
+  'GET /api/v1/webhook': webhooks('admin', 'webhook.list'),
+  'POST /api/v1/webhook': webhooks('admin', 'webhook.create'),
+  'GET /api/v1/webhook/:id': webhooks('admin', 'webhook.read'),
+  'POST /api/v1/webhook/:id': webhooks('admin', 'webhook.set_state'),
+  'PUT /api/v1/webhook/:id': webhooks('admin', 'webhook.update'),
+  'DELETE /api/v1/webhook/:id': webhooks('admin', 'webhook.delete'),
+  'GET /api/v1/webhook/:id/deliveries': webhooks('admin', 'webhook.read_deliveries'),
+  'POST /api/v1/webhook/:id/test': webhooks('admin', 'webhook.test'),
+  'POST /api/v1/webhook/:id/deliveries/:deliveryId/redeliver': webhooks('admin', 'webhook.redeliver'),
 } as const satisfies Record<string, RouteRule>;
 
 export type RouteKey = keyof typeof ROUTE_ACCESS;

@@ -51,6 +51,10 @@ export const ERROR_CODES = [
   'gateway.not_found',
   'token.invalid',
   'module.disabled',
+  'webhook.not_found',
+  'webhook.delivery_not_found',
+  'activity_log_stream.not_found',
+  'egress.blocked',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -91,6 +95,12 @@ export const FIELD_CODES = [
   'device.name_taken',
   'reserved',
   'url.http',
+  'url.invalid',
+  'url.credentials',
+  'url.blocked',
+  'webhook.trigger_required',
+  'certificate.pem',
+  'cidr',
   'user.not_found',
   'group.not_found',
 ] as const;

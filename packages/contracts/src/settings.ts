@@ -1,3 +1,4 @@
+import { parseCidr } from '@palisade/wireguard';
 import { z } from 'zod';
 import { LIMITS, requiredString } from './validation.js';
 
@@ -18,6 +19,13 @@ export const SettingsSchema = z
     webhooks_enabled: z.boolean(),
     worker_enabled: z.boolean(),
     openid_enabled: z.boolean(),
+    /** Days the activity log keeps an entry; 0 keeps entries forever (ADR-005). */
+    activity_log_retention_days: z.number().int(),
+    /**
+     * CIDRs that webhooks and activity-log streams may reach although they are private, loopback
+     * or link-local (the SSRF guard refuses those otherwise). Empty by default.
+     */
+    egress_allow_cidrs: z.array(z.string()),
   })
   .meta({ id: 'Settings' });
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -30,13 +38,39 @@ export const UpdateSettingsBodySchema = z.strictObject({
   webhooks_enabled: z.boolean({ error: 'invalid_type' }),
   worker_enabled: z.boolean({ error: 'invalid_type' }),
   openid_enabled: z.boolean({ error: 'invalid_type' }),
+  // Optional in PUT as well: absent keeps the stored value.
+  activity_log_retention_days: z
+    .number({ error: 'number' })
+    .int({ error: 'number' })
+    .min(0, { error: 'min_value' })
+    .max(36_500, { error: 'max_value' })
+    .optional(),
+  egress_allow_cidrs: z
+    .array(
+      z
+        .string({ error: 'invalid_type' })
+        .trim()
+        .max(64, { error: 'max_length' })
+        .refine((v) => parseCidr(v, true) !== undefined, { error: 'cidr' }),
+      { error: 'invalid_type' },
+    )
+    .max(100, { error: 'max_length' })
+    .optional(),
 });
 export type UpdateSettingsBody = z.infer<typeof UpdateSettingsBodySchema>;
 export const PatchSettingsBodySchema = UpdateSettingsBodySchema.partial();
 export type PatchSettingsBody = z.infer<typeof PatchSettingsBodySchema>;
 
 /** Public: everything the login page needs before anyone is signed in. */
-export const SettingsEssentialsSchema = SettingsSchema.meta({ id: 'SettingsEssentials' });
+export const SettingsEssentialsSchema = SettingsSchema.pick({
+  instance_name: true,
+  main_logo_url: true,
+  nav_logo_url: true,
+  wireguard_enabled: true,
+  webhooks_enabled: true,
+  worker_enabled: true,
+  openid_enabled: true,
+}).meta({ id: 'SettingsEssentials' });
 export type SettingsEssentials = z.infer<typeof SettingsEssentialsSchema>;
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -47,4 +81,6 @@ export const DEFAULT_SETTINGS: Settings = {
   webhooks_enabled: true,
   worker_enabled: true,
   openid_enabled: true,
+  activity_log_retention_days: 90,
+  egress_allow_cidrs: [],
 };

@@ -34,6 +34,12 @@ export const FIELD_MESSAGES: Record<string, string> = {
   'device.name_taken': 'Device with this name already exists',
   reserved: 'This name is reserved',
   'url.http': 'Use an http(s) address or a path starting with /',
+  'url.invalid': 'URL is not valid',
+  'url.credentials': 'Put credentials in the fields for them, not in the URL',
+  'url.blocked': 'This address is not reachable from Palisade (private, loopback or link-local); an administrator can allow it',
+  'webhook.trigger_required': 'Select at least one trigger',
+  'certificate.pem': 'Paste a PEM certificate (-----BEGIN CERTIFICATE-----)',
+  cidr: 'Enter a valid CIDR (for example 10.0.0.0/8)',
   'user.not_found': 'User not found',
   'group.not_found': 'Group not found',
 };

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { SessionActor } from '#src/modules/auth/sessions.repo.js';
+import { originOf } from '#src/modules/events/event-actor.js';
 import type { Actor } from '#src/modules/users/users.service.js';
 
 export const SESSION_COOKIE = 'palisade_session';
@@ -16,7 +17,7 @@ declare module 'fastify' {
 export function actorOf(request: FastifyRequest): Actor {
   const s = request.session;
   if (s?.state !== 'active') throw new Error('actorOf called on a route without an authenticated session');
-  return { userId: s.userId, username: s.username, isAdmin: s.isAdmin, sessionId: s.sessionId };
+  return { userId: s.userId, username: s.username, isAdmin: s.isAdmin, sessionId: s.sessionId, ...originOf(request) };
 }
 
 export interface SessionCookieOptions {

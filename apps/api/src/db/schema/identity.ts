@@ -89,6 +89,10 @@ export const settings = pgTable('settings', {
   adminDeviceManagement: boolean('admin_device_management').notNull().default(false),
   disableAllTraffic: boolean('disable_all_traffic').notNull().default(false),
   disableManualConfig: boolean('disable_manual_config').notNull().default(false),
+  /** Days the activity log keeps an entry; 0 = forever. */
+  activityLogRetentionDays: integer('activity_log_retention_days').notNull().default(90),
+  /** CIDRs outgoing webhooks and streams may reach although the SSRF guard refuses them otherwise. */
+  egressAllowCidrs: text('egress_allow_cidrs').array().notNull().default(sql`'{}'::text[]`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -1,3 +1,4 @@
 export * from './identity.js';
 export * from './networks.js';
 export * from './gateways.js';
+export * from './events.js';

@@ -34,6 +34,8 @@ export const toSettings = (row: SettingsRow): Settings => ({
   webhooks_enabled: row.webhooksEnabled,
   worker_enabled: row.workerEnabled,
   openid_enabled: row.openidEnabled,
+  activity_log_retention_days: row.activityLogRetentionDays,
+  egress_allow_cidrs: row.egressAllowCidrs,
 });
 
 export const toEnterpriseSettings = (row: SettingsRow): EnterpriseSettings => ({
@@ -95,6 +97,8 @@ export class SettingsService {
       ...(body.webhooks_enabled !== undefined && { webhooksEnabled: body.webhooks_enabled }),
       ...(body.worker_enabled !== undefined && { workerEnabled: body.worker_enabled }),
       ...(body.openid_enabled !== undefined && { openidEnabled: body.openid_enabled }),
+      ...(body.activity_log_retention_days !== undefined && { activityLogRetentionDays: body.activity_log_retention_days }),
+      ...(body.egress_allow_cidrs !== undefined && { egressAllowCidrs: [...new Set(body.egress_allow_cidrs)] }),
     });
     this.#writes += 1;
     return toSettings(this.#remember(row));

@@ -23,6 +23,9 @@ export interface Actor {
   username: string;
   isAdmin: boolean;
   sessionId?: string;
+  /** Where the request came from (the activity log records it with each event). */
+  ip?: string | undefined;
+  userAgent?: string | undefined;
 }
 
 const usernameTaken = () =>

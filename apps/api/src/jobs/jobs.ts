@@ -1,0 +1,47 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { DatabaseHandle } from '#src/db/client.js';
+import type { SecretBox } from '#src/lib/crypto.js';
+import type { EventSignal } from '#src/modules/events/event-signal.js';
+import type { Services } from '#src/services.js';
+
+/**
+ * Background work of one API process (ARCHITECTURE §3/§6): event consumers (webhook fan-out and
+ * delivery, activity-log streams) and periodic purges. Every replica runs them; leases and row
+ * locks in PostgreSQL keep two replicas from doing the same piece of work.
+ */
+export interface Job {
+  readonly name: string;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface JobContext {
+  database: DatabaseHandle;
+  services: Services;
+  secrets: SecretBox;
+  signal: EventSignal;
+  log: FastifyBaseLogger;
+  /** Unique per process: the owner name of consumer leases. */
+  owner: string;
+}
+
+export type JobFactory = (ctx: JobContext) => Job;
+
+/** Every job; each capability adds its factory here. */
+export const JOB_FACTORIES: JobFactory[] = [];
+
+export class JobRunner {
+  readonly #jobs: Job[];
+
+  constructor(ctx: JobContext, factories: JobFactory[] = JOB_FACTORIES) {
+    this.#jobs = factories.map((make) => make(ctx));
+  }
+
+  start(): void {
+    for (const job of this.#jobs) job.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.#jobs.map((job) => job.stop()));
+  }
+}

@@ -1,0 +1,78 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '#src/db/client.js';
+import { createTestApp, resetDatabase, type TestApp } from '#test/helpers.js';
+import { SYSTEM_ACTOR } from './event-actor.js';
+import { EventsRepo } from './events.repo.js';
+import { recordEvent } from './record-event.js';
+
+describe('the events outbox', () => {
+  let t: TestApp;
+  let db: Db;
+  beforeAll(async () => {
+    t = await createTestApp();
+    db = t.database.db;
+  });
+  beforeEach(() => resetDatabase(t.database));
+  afterAll(() => t.close());
+
+  const settingsEvent = (name: string) => ({ type: 'settings.modified' as const, actor: SYSTEM_ACTOR, object: { type: 'settings', name } });
+
+  it('records in the caller transaction: a rollback records nothing', async () => {
+    const repo = new EventsRepo(db);
+    const start = await repo.headCursor();
+    await db
+      .transaction(async (tx) => {
+        await recordEvent(tx as unknown as Db, settingsEvent('rolled back'));
+        throw new Error('abort');
+      })
+      .catch(() => undefined);
+    await db.transaction((tx) => recordEvent(tx as unknown as Db, settingsEvent('kept')));
+    const read = await repo.readAfter(start, 100);
+    expect(read.map((e) => e.object_name)).toEqual(['kept']);
+    expect(read[0]).toMatchObject({ module: 'settings', type: 'settings.modified', actor_type: 'system' });
+  });
+
+  it('does not let a consumer pass an event whose transaction is still open', async () => {
+    const repo = new EventsRepo(db);
+    const start = await repo.headCursor();
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let inserted!: () => void;
+    const insertedP = new Promise<void>((r) => {
+      inserted = r;
+    });
+    // A transaction that writes first (lower id) and commits last.
+    const slow = db.transaction(async (tx) => {
+      await recordEvent(tx as unknown as Db, settingsEvent('slow'));
+      inserted();
+      await held;
+    });
+    await insertedP;
+    await recordEvent(db, settingsEvent('fast'));
+    const [{ n }] = (await db.execute(sql`select count(*)::int as n from events`)).rows as { n: number }[];
+    expect(n).toBe(1);
+    // The fast event committed, but reading it now would move the cursor past 'slow'.
+    expect(await repo.readAfter(start, 100)).toEqual([]);
+    release();
+    await slow;
+    const read = await repo.readAfter(start, 100);
+    expect(read.map((e) => e.object_name)).toEqual(['slow', 'fast']);
+    const after = await repo.readAfter({ tx: read[1]!.tx_id, id: read[1]!.id }, 100);
+    expect(after).toEqual([]);
+  });
+
+  it('leases a consumer to one owner at a time and advances only under the lease', async () => {
+    const repo = new EventsRepo(db);
+    const head = await repo.headCursor();
+    await repo.ensureConsumer('test', head);
+    expect(await repo.lease('test', 'a', 10_000)).toEqual(head);
+    expect(await repo.lease('test', 'b', 10_000)).toBeUndefined();
+    expect(await repo.advance('test', 'b', { tx: head.tx, id: 1 })).toBe(false);
+    expect(await repo.advance('test', 'a', { tx: head.tx, id: 1 })).toBe(true);
+    await repo.release('test', 'a');
+    expect(await repo.lease('test', 'b', 10_000)).toEqual({ tx: head.tx, id: 1 });
+  });
+});

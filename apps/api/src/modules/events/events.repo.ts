@@ -1,0 +1,142 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '#src/db/client.js';
+import { queryRows } from '#src/db/rows.js';
+import { events } from '#src/db/schema/index.js';
+
+export type NewEventRow = typeof events.$inferInsert;
+
+/** An event as consumers read it (snake_case, straight from the driver). */
+export interface EventRecord {
+  id: number;
+  tx_id: string;
+  occurred_at: Date | string;
+  actor_type: 'user' | 'anonymous' | 'system' | 'gateway';
+  user_id: number | null;
+  username: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  module: string;
+  type: string;
+  object_type: string | null;
+  object_id: string | null;
+  object_name: string | null;
+  device_id: number | null;
+  device_name: string | null;
+  subject_user_id: number | null;
+  details: Record<string, unknown>;
+}
+
+/** A consumer's position: the last `(tx_id, id)` it has handled. */
+export interface EventCursor {
+  tx: string;
+  id: number;
+}
+
+export const formatCursor = (c: EventCursor): string => `${c.tx}:${c.id}`;
+export function parseCursor(text: string): EventCursor | undefined {
+  const m = /^([0-9]{1,20}):([0-9]{1,16})$/.exec(text);
+  return m?.[1] && m[2] ? { tx: m[1], id: Number(m[2]) } : undefined;
+}
+
+export const EVENT_COLUMNS = sql`e.id::float8 as id, e.tx_id::text as tx_id, e.occurred_at, e.actor_type, e.user_id, e.username, e.ip,
+  e.user_agent, e.module, e.type, e.object_type, e.object_id, e.object_name, e.device_id, e.device_name, e.subject_user_id, e.details`;
+
+/**
+ * The outbox and its consumers (ADR-005). Reads never pass the oldest transaction still running
+ * (`pg_snapshot_xmin`): a transaction that began earlier but commits later would otherwise land
+ * behind a cursor that has moved on, and its event would be skipped.
+ */
+export class EventsRepo {
+  constructor(private readonly db: Db) {}
+
+  async insert(rows: NewEventRow[]): Promise<void> {
+    if (rows.length > 0) await this.db.insert(events).values(rows);
+  }
+
+  /** Up to `limit` committed events after `after`, in delivery order; `where` narrows them. */
+  async readAfter(after: EventCursor, limit: number, where?: SQL): Promise<EventRecord[]> {
+    return queryRows<EventRecord>(
+      this.db,
+      sql`select ${EVENT_COLUMNS} from events e
+          where (e.tx_id, e.id) > (${after.tx}::xid8, ${after.id}::bigint)
+            and e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+            ${where ? sql`and ${where}` : sql``}
+          order by e.tx_id, e.id limit ${limit}`,
+    );
+  }
+
+  /** The position of "now": every event a consumer created now should not see lies before it. */
+  async headCursor(): Promise<EventCursor> {
+    const [row] = await queryRows<{ tx: string }>(
+      this.db,
+      sql`select (pg_snapshot_xmin(pg_current_snapshot())::text::numeric - 1)::text as tx`,
+    );
+    return { tx: row?.tx ?? '0', id: Number.MAX_SAFE_INTEGER };
+  }
+
+  /** How many committed events lie after `after` (a consumer's lag). */
+  async countAfter(after: EventCursor, where?: SQL): Promise<number> {
+    const [row] = await queryRows<{ n: number }>(
+      this.db,
+      sql`select count(*)::int as n from events e
+          where (e.tx_id, e.id) > (${after.tx}::xid8, ${after.id}::bigint) ${where ? sql`and ${where}` : sql``}`,
+    );
+    return row?.n ?? 0;
+  }
+
+  /** Creates the consumer at `start` unless it exists; returns its cursor. */
+  async ensureConsumer(name: string, start: EventCursor): Promise<EventCursor> {
+    await this.db.execute(
+      sql`insert into event_consumers (name, cursor_tx, cursor_id) values (${name}, ${start.tx}::xid8, ${start.id})
+          on conflict (name) do nothing`,
+    );
+    const [row] = await queryRows<{ tx: string; id: number }>(
+      this.db,
+      sql`select cursor_tx::text as tx, cursor_id::float8 as id from event_consumers where name = ${name}`,
+    );
+    return row ? { tx: row.tx, id: row.id } : start;
+  }
+
+  /**
+   * Takes (or renews) the consumer's lease for `ms`, so that one replica at a time advances it.
+   * Resolves to the cursor when this owner holds the lease, undefined when another does.
+   */
+  async lease(name: string, owner: string, ms: number): Promise<EventCursor | undefined> {
+    const [row] = await queryRows<{ tx: string; id: number }>(
+      this.db,
+      sql`update event_consumers set lease_owner = ${owner}, lease_until = now() + ${ms} * interval '1 millisecond'
+          where name = ${name} and (lease_owner is null or lease_owner = ${owner} or lease_until < now())
+          returning cursor_tx::text as tx, cursor_id::float8 as id`,
+    );
+    return row ? { tx: row.tx, id: row.id } : undefined;
+  }
+
+  /** Moves the cursor; false when the lease was lost meanwhile (another replica took over). */
+  async advance(name: string, owner: string, cursor: EventCursor): Promise<boolean> {
+    const rows = await queryRows<{ name: string }>(
+      this.db,
+      sql`update event_consumers set cursor_tx = ${cursor.tx}::xid8, cursor_id = ${cursor.id}, updated_at = now()
+          where name = ${name} and lease_owner = ${owner} returning name`,
+    );
+    return rows.length > 0;
+  }
+
+  async release(name: string, owner: string): Promise<void> {
+    await this.db.execute(
+      sql`update event_consumers set lease_owner = null, lease_until = null where name = ${name} and lease_owner = ${owner}`,
+    );
+  }
+
+  async deleteConsumer(name: string): Promise<void> {
+    await this.db.execute(sql`delete from event_consumers where name = ${name}`);
+  }
+
+  /** The oldest cursor of all consumers (the purge never deletes what one still has to read). */
+  async oldestConsumerCursor(): Promise<EventCursor | undefined> {
+    const [row] = await queryRows<{ tx: string; id: number }>(
+      this.db,
+      sql`select cursor_tx::text as tx, cursor_id::float8 as id from event_consumers order by cursor_tx, cursor_id limit 1`,
+    );
+    return row ? { tx: row.tx, id: row.id } : undefined;
+  }
+}
