@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 /** PostgreSQL `xid8`: the id of the transaction that wrote a row, read as a decimal string. */
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
@@ -14,9 +27,7 @@ export const events = pgTable(
   'events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    txId: xid8('tx_id')
-      .notNull()
-      .default(sql`pg_current_xact_id()`),
+    txId: xid8('tx_id').notNull().default(sql`pg_current_xact_id()`),
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
     actorType: text('actor_type', { enum: ['user', 'anonymous', 'system', 'gateway'] }).notNull(),
     /** The acting user (no foreign key: the log outlives deleted accounts). */
@@ -50,9 +61,7 @@ export const events = pgTable(
  */
 export const eventConsumers = pgTable('event_consumers', {
   name: text('name').primaryKey(),
-  cursorTx: xid8('cursor_tx')
-    .notNull()
-    .default(sql`'0'::xid8`),
+  cursorTx: xid8('cursor_tx').notNull().default(sql`'0'::xid8`),
   cursorId: bigint('cursor_id', { mode: 'number' }).notNull().default(0),
   leaseOwner: text('lease_owner'),
   leaseUntil: timestamp('lease_until', { withTimezone: true }),
@@ -92,9 +101,7 @@ export const webhookDeliveries = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('webhook_deliveries_due_idx')
-      .on(t.nextAttemptAt)
-      .where(sql`status = 'pending'`),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
     index('webhook_deliveries_webhook_idx').on(t.webhookId, t.id.desc()),
     // Fan-out is idempotent: a consumer that re-reads an event after a crash adds nothing.
     uniqueIndex('webhook_deliveries_event_key').on(t.webhookId, t.eventId),
