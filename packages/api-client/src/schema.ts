@@ -353,6 +353,8 @@ export interface paths {
                         webhooks_enabled: boolean;
                         worker_enabled: boolean;
                         openid_enabled: boolean;
+                        activity_log_retention_days?: number;
+                        egress_allow_cidrs?: string[];
                     };
                 };
             };
@@ -417,6 +419,8 @@ export interface paths {
                         webhooks_enabled?: boolean;
                         worker_enabled?: boolean;
                         openid_enabled?: boolean;
+                        activity_log_retention_days?: number;
+                        egress_allow_cidrs?: string[];
                     };
                 };
             };
@@ -4346,6 +4350,38 @@ export interface components {
                 };
             }[];
         };
+        ActivityLogEntryInput: {
+            id: number;
+            timestamp: string;
+            /** @enum {string} */
+            actor_type: "user" | "anonymous" | "system" | "gateway";
+            user_id?: number;
+            username?: string;
+            ip?: string;
+            user_agent?: string;
+            /** @enum {string} */
+            module: "auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning";
+            /** @enum {string} */
+            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "yubikey.provisioned";
+            object_type?: string;
+            object_id?: string;
+            object_name?: string;
+            device_id?: number;
+            device_name?: string;
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        ActivityLogPageInput: {
+            items: components["schemas"]["ActivityLogEntryInput"][];
+            page: number;
+            per_page: number;
+            total: number;
+        };
+        ActivityFeedInput: {
+            items: components["schemas"]["ActivityLogEntryInput"][];
+            cursor: string;
+        };
         GatewayInput: {
             id: number;
             location_id: number;
@@ -4435,8 +4471,18 @@ export interface components {
             webhooks_enabled: boolean;
             worker_enabled: boolean;
             openid_enabled: boolean;
+            activity_log_retention_days: number;
+            egress_allow_cidrs: string[];
         };
-        SettingsEssentialsInput: components["schemas"]["SettingsInput"];
+        SettingsEssentialsInput: {
+            instance_name: string;
+            main_logo_url: string;
+            nav_logo_url: string;
+            wireguard_enabled: boolean;
+            webhooks_enabled: boolean;
+            worker_enabled: boolean;
+            openid_enabled: boolean;
+        };
         TransferPointInput: {
             collected_at: string;
             upload: number;
@@ -4489,6 +4535,49 @@ export interface components {
             users: components["schemas"]["UserStatsInput"][];
             network_devices: components["schemas"]["DeviceStatsInput"][];
         };
+        WebhookInput: {
+            id: number;
+            url: string;
+            description: string;
+            triggers: ("user.created" | "user.modified" | "user.deleted" | "yubikey.provisioned")[];
+            enabled: boolean;
+            created_at: string;
+            last_attempt_at?: string;
+            /** @enum {string} */
+            last_status?: "delivered" | "failed" | "retrying";
+        };
+        WebhookAttemptInput: {
+            id: number;
+            delivery_id: number;
+            event_id: number;
+            event_type: string;
+            attempt: number;
+            attempted_at: string;
+            duration_ms: number;
+            status_code?: number;
+            error?: string;
+            response_excerpt?: string;
+            /** @enum {string} */
+            outcome: "delivered" | "retrying" | "failed";
+        };
+        WebhookAttemptListInput: components["schemas"]["WebhookAttemptInput"][];
+        ActivityLogStreamInput: {
+            id: number;
+            /** @enum {string} */
+            kind: "vector_http" | "logstash_http";
+            name: string;
+            url: string;
+            username: string;
+            has_password: boolean;
+            certificate: string;
+            state: {
+                last_success_at?: string;
+                last_error_at?: string;
+                last_error?: string;
+                lag: number;
+            };
+        };
+        ActivityLogStreamListInput: components["schemas"]["ActivityLogStreamInput"][];
         User: {
             id: number;
             username: string;
@@ -4631,6 +4720,38 @@ export interface components {
                 };
             }[];
         };
+        ActivityLogEntry: {
+            id: number;
+            timestamp: string;
+            /** @enum {string} */
+            actor_type: "user" | "anonymous" | "system" | "gateway";
+            user_id?: number;
+            username?: string;
+            ip?: string;
+            user_agent?: string;
+            /** @enum {string} */
+            module: "auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning";
+            /** @enum {string} */
+            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "yubikey.provisioned";
+            object_type?: string;
+            object_id?: string;
+            object_name?: string;
+            device_id?: number;
+            device_name?: string;
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        ActivityLogPage: {
+            items: components["schemas"]["ActivityLogEntry"][];
+            page: number;
+            per_page: number;
+            total: number;
+        };
+        ActivityFeed: {
+            items: components["schemas"]["ActivityLogEntry"][];
+            cursor: string;
+        };
         Gateway: {
             id: number;
             location_id: number;
@@ -4720,8 +4841,18 @@ export interface components {
             webhooks_enabled: boolean;
             worker_enabled: boolean;
             openid_enabled: boolean;
+            activity_log_retention_days: number;
+            egress_allow_cidrs: string[];
         };
-        SettingsEssentials: components["schemas"]["Settings"];
+        SettingsEssentials: {
+            instance_name: string;
+            main_logo_url: string;
+            nav_logo_url: string;
+            wireguard_enabled: boolean;
+            webhooks_enabled: boolean;
+            worker_enabled: boolean;
+            openid_enabled: boolean;
+        };
         TransferPoint: {
             collected_at: string;
             upload: number;
@@ -4774,6 +4905,49 @@ export interface components {
             users: components["schemas"]["UserStats"][];
             network_devices: components["schemas"]["DeviceStats"][];
         };
+        Webhook: {
+            id: number;
+            url: string;
+            description: string;
+            triggers: ("user.created" | "user.modified" | "user.deleted" | "yubikey.provisioned")[];
+            enabled: boolean;
+            created_at: string;
+            last_attempt_at?: string;
+            /** @enum {string} */
+            last_status?: "delivered" | "failed" | "retrying";
+        };
+        WebhookAttempt: {
+            id: number;
+            delivery_id: number;
+            event_id: number;
+            event_type: string;
+            attempt: number;
+            attempted_at: string;
+            duration_ms: number;
+            status_code?: number;
+            error?: string;
+            response_excerpt?: string;
+            /** @enum {string} */
+            outcome: "delivered" | "retrying" | "failed";
+        };
+        WebhookAttemptList: components["schemas"]["WebhookAttempt"][];
+        ActivityLogStream: {
+            id: number;
+            /** @enum {string} */
+            kind: "vector_http" | "logstash_http";
+            name: string;
+            url: string;
+            username: string;
+            has_password: boolean;
+            certificate: string;
+            state: {
+                last_success_at?: string;
+                last_error_at?: string;
+                last_error?: string;
+                lag: number;
+            };
+        };
+        ActivityLogStreamList: components["schemas"]["ActivityLogStream"][];
     };
     responses: never;
     parameters: never;
