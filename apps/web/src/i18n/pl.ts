@@ -106,6 +106,11 @@ export const pl: Catalogue = {
   'error.token.generation_failed': 'Generowanie tokenu nie powiodło się.',
   'error.token.invalid': 'Token jest nieprawidłowy lub wygasł.',
   'error.module.disabled': 'Ten moduł jest wyłączony w ustawieniach.',
+  'error.webhook.not_found': 'Nie znaleziono webhooka.',
+  'error.webhook.delivery_not_found': 'Nie znaleziono dostarczenia.',
+  'error.activity_log_stream.not_found': 'Nie znaleziono miejsca docelowego strumieniowania dziennika aktywności.',
+  'error.egress.blocked':
+    'Palisade nie może łączyć się z tym adresem. Jeśli jest zaufany, dodaj go w ustawieniach do listy dozwolonych adresów wychodzących.',
 
   'field.required': 'Pole wymagane',
   'field.invalid': 'Nieprawidłowa wartość',
@@ -151,6 +156,13 @@ export const pl: Catalogue = {
   'field.device.name_taken': 'Urządzenie o tej nazwie już istnieje',
   'field.reserved': 'Ta nazwa jest zarezerwowana',
   'field.url.http': 'Podaj adres http(s) lub ścieżkę zaczynającą się od /',
+  'field.url.invalid': 'Podaj poprawny adres URL http(s)',
+  'field.url.credentials': 'Usuń nazwę użytkownika i hasło z adresu URL',
+  'field.url.blocked':
+    'To adres prywatny, pętli zwrotnej lub lokalny dla łącza. Aby go dopuścić, dodaj go w ustawieniach do listy dozwolonych adresów wychodzących',
+  'field.webhook.trigger_required': 'Wybierz co najmniej jeden wyzwalacz',
+  'field.certificate.pem': 'Wklej certyfikat PEM (-----BEGIN CERTIFICATE-----)',
+  'field.cidr': 'Podaj poprawny adres z maską, np. 10.0.0.0/8',
   'field.user.not_found': 'Nie znaleziono użytkownika: {{username}}',
   'field.group.not_found': 'Nie znaleziono grupy: {{name}}',
   'field.fields_do_not_match': 'Pola nie są zgodne',
