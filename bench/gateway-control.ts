@@ -22,6 +22,7 @@ import { ControlRepo } from '../apps/api/src/gateway-control/control.repo.js';
 import { LocationFeed } from '../apps/api/src/gateway-control/location-feed.js';
 import { Outbox } from '../apps/api/src/gateway-control/outbox.js';
 import { SecretBox } from '../apps/api/src/lib/crypto.js';
+import { SYSTEM_ACTOR } from '../apps/api/src/modules/events/event-actor.js';
 import { bootstrap } from '../apps/api/src/modules/users/bootstrap.service.js';
 import { createServices } from '../apps/api/src/services.js';
 import { machineInfo, percentile, recreateDatabase, round, verdict, writeResult } from './lib/common.js';
@@ -39,7 +40,7 @@ const machine = await machineInfo();
 
 let seq = 0;
 async function seedLocation(name: string, second: number, peers: number): Promise<number> {
-  const location = await services.networks.create({
+  const location = await services.networks.create(SYSTEM_ACTOR, {
     name,
     address: [`10.${second}.0.1/16`],
     endpoint: '127.0.0.1',

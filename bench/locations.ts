@@ -18,6 +18,7 @@ import { openDatabase } from '../apps/api/src/db/client.js';
 import { runMigrations } from '../apps/api/src/db/migrate.js';
 import { parseEnv } from '../apps/api/src/env.js';
 import { SecretBox } from '../apps/api/src/lib/crypto.js';
+import { SYSTEM_ACTOR } from '../apps/api/src/modules/events/event-actor.js';
 import { allocateIp } from '../apps/api/src/modules/networks/ip-allocator.js';
 import { NetworksRepo } from '../apps/api/src/modules/networks/networks.repo.js';
 import { bootstrap } from '../apps/api/src/modules/users/bootstrap.service.js';
@@ -37,7 +38,7 @@ const secrets = SecretBox.fromSecret('bench-secret-key-bench-secret-key-0000');
 const services = createServices(database.db, { sessionTtlMs: 3600_000, secrets, publicUrl: undefined });
 const pool = new pg.Pool({ connectionString: url, max: 4 });
 
-const location = await services.networks.create({
+const location = await services.networks.create(SYSTEM_ACTOR, {
   name: 'Big',
   address: ['10.0.0.1/16'],
   endpoint: '127.0.0.1',

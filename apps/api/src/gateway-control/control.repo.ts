@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
 import { queryRows } from '#src/db/rows.js';
+import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
 
 /** Database access of the gRPC control plane (the only file of gateway-control that touches SQL). */
 export const GATEWAY_CHANNEL = 'palisade_gateway';
@@ -70,6 +71,26 @@ const toState = (r: { location_id: number; revision: string; revision_epoch: str
   epoch: r.revision_epoch,
   logFloor: BigInt(r.log_floor),
 });
+
+/** Events of one gateway stream: the gateway is the actor (with the stream's peer address) and the object. */
+const gatewayEvent =
+  (id: number, location: { id: number; name: string }, hello: HelloInfo, peer: string | undefined) =>
+  (type: 'gateway.connected' | 'gateway.disconnected', extra: Record<string, unknown> = {}): DomainEvent => {
+    const name = hello.name || hello.gatewayId;
+    return {
+      type,
+      actor: { type: 'gateway', name, ...(peer ? { ip: peer } : {}) },
+      object: { type: 'gateway', id, name },
+      details: {
+        location_id: location.id,
+        location_name: location.name,
+        gateway_id: hello.gatewayId,
+        hostname: hello.hostname,
+        version: hello.version,
+        ...extra,
+      },
+    };
+  };
 
 export class ControlRepo {
   constructor(private readonly db: Db) {}
@@ -149,8 +170,32 @@ export class ControlRepo {
 
   // --- gateways ---------------------------------------------------------------------------------
 
-  /** Records the hello of a new stream; the stream now owns the gateway row. */
-  async connectGateway(locationId: number, hello: HelloInfo, streamId: string): Promise<number> {
+  /**
+   * Records the hello of a new stream; the stream now owns the gateway row. In the same
+   * transaction: `gateway.connected`, preceded by `gateway.disconnected` for the stream it takes
+   * over when that one never recorded its end (replaced on another replica, or its process died),
+   * so the activity log holds one connected/disconnected pair per stream.
+   */
+  async connectGateway(locationId: number, hello: HelloInfo, streamId: string, peer?: string): Promise<number> {
+    return this.db.transaction(async (raw) => {
+      const t = raw as unknown as Db;
+      const [previous] = await queryRows<{ stream_id: string | null }>(
+        t,
+        sql`select stream_id from gateways where location_id = ${locationId} and gateway_id = ${hello.gatewayId} for update`,
+      );
+      const id = await new ControlRepo(t).#upsertGateway(locationId, hello, streamId);
+      const [location] = await queryRows<{ name: string }>(t, sql`select name from locations where id = ${locationId}`);
+      const where = { id: locationId, name: location?.name ?? '' };
+      const events: DomainEvent[] = [];
+      // The stream taken over had its own peer address, unknown here: that entry carries none.
+      if (previous?.stream_id) events.push(gatewayEvent(id, where, hello, undefined)('gateway.disconnected', { reason: 'superseded' }));
+      events.push(gatewayEvent(id, where, hello, peer)('gateway.connected'));
+      await recordEvent(t, ...events);
+      return id;
+    });
+  }
+
+  async #upsertGateway(locationId: number, hello: HelloInfo, streamId: string): Promise<number> {
     const [row] = await queryRows<{ id: number }>(
       this.db,
       sql`insert into gateways (location_id, gateway_id, name, hostname, version, interface_name, implementation,
@@ -185,10 +230,24 @@ export class ControlRepo {
     );
   }
 
-  async disconnectGateway(id: number, streamId: string): Promise<void> {
-    await this.db.execute(
-      sql`update gateways set stream_id = null, disconnected_at = now(), last_seen_at = now() where id = ${id} and stream_id = ${streamId}`,
-    );
+  /**
+   * Marks the gateway disconnected when this stream still owns it, with `gateway.disconnected`
+   * in the same transaction (a stream replaced by a newer one left that to the newer one).
+   */
+  async disconnectGateway(id: number, streamId: string, hello: HelloInfo, peer?: string, reason?: string): Promise<void> {
+    await this.db.transaction(async (raw) => {
+      const t = raw as unknown as Db;
+      const [row] = await queryRows<{ location_id: number; location_name: string }>(
+        t,
+        sql`update gateways g set stream_id = null, disconnected_at = now(), last_seen_at = now()
+              from locations l
+             where g.id = ${id} and g.stream_id = ${streamId} and l.id = g.location_id
+             returning l.id as location_id, l.name as location_name`,
+      );
+      if (!row) return;
+      const event = gatewayEvent(id, { id: row.location_id, name: row.location_name }, hello, peer);
+      await recordEvent(t, event('gateway.disconnected', reason ? { reason } : {}));
+    });
   }
 
   async heartbeat(streamIds: string[]): Promise<void> {

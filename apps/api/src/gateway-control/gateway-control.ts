@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { Code, ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
+import { Code, ConnectError, type ConnectRouter, createContextKey, createContextValues, type HandlerContext } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { ControlErrorCode, type ControlMessage, type GatewayMessage, GatewayService } from '@palisade/proto';
 import type { DatabaseHandle } from '#src/db/client.js';
@@ -39,6 +39,8 @@ export interface GatewayControlOptions {
 }
 
 const HEARTBEAT_MS = 30_000;
+/** The remote address of a stream's connection (the gateway's IP in the activity log). */
+const PEER_ADDRESS = createContextKey<string | undefined>(undefined, { description: 'peer address' });
 const PURGE_MS = 3600_000;
 
 export class GatewayControl {
@@ -82,6 +84,7 @@ export class GatewayControl {
       () => this.#resync(),
     );
     const handler = connectNodeAdapter({
+      contextValues: (req) => createContextValues().set(PEER_ADDRESS, req.socket.remoteAddress),
       routes: (router: ConnectRouter) =>
         router.service(GatewayService, { connect: (requests, ctx) => this.#serve(requests, ctx) }, { readMaxBytes: 64 * 1024 * 1024 }),
     });
@@ -213,6 +216,7 @@ export class GatewayControl {
         feed: this.#feed(locationId),
         ingestStats: (rows) => this.stats.push(rows),
         log: (message, extra) => this.options.log.warn(extra ?? {}, message),
+        peer: ctx.values.get(PEER_ADDRESS),
       },
     );
     this.#register(session);

@@ -18,6 +18,8 @@ export interface SessionDeps {
   feed: LocationFeed;
   ingestStats: (rows: StatsRow[]) => void;
   log: (message: string, extra?: Record<string, unknown>) => void;
+  /** The address the stream came from (recorded with the gateway's connect and disconnect events). */
+  peer?: string | undefined;
 }
 
 const STATES: Record<number, string> = {
@@ -47,6 +49,8 @@ export class GatewaySession {
   #deviceIds = new Map<string, number>();
   /** Catching up stopped at MAX_QUEUED: resume when the gateway has read the queue. */
   #held = false;
+  /** Why the server ended the stream (recorded with the disconnect); unset when the gateway left. */
+  #endReason: string | undefined;
 
   constructor(
     readonly locationId: number,
@@ -64,7 +68,7 @@ export class GatewaySession {
   }
 
   async open(): Promise<void> {
-    this.gatewayRowId = await this.deps.repo.connectGateway(this.locationId, this.hello, this.streamId);
+    this.gatewayRowId = await this.deps.repo.connectGateway(this.locationId, this.hello, this.streamId, this.deps.peer);
     this.outbox.onTake = () => {
       if (this.#held && this.outbox.size === 0) {
         this.#held = false;
@@ -87,13 +91,16 @@ export class GatewaySession {
 
   terminate(code: ControlErrorCode, message: string, status: Code): void {
     if (this.outbox.closed) return;
+    this.#endReason = message;
     this.outbox.push(errorMessage(code, message));
     this.outbox.close(new ConnectError(message, status));
   }
 
   async close(): Promise<void> {
     this.outbox.close();
-    await this.deps.repo.disconnectGateway(this.gatewayRowId, this.streamId).catch(() => undefined);
+    await this.deps.repo
+      .disconnectGateway(this.gatewayRowId, this.streamId, this.hello, this.deps.peer, this.#endReason)
+      .catch(() => undefined);
   }
 
   #run(step: () => Promise<void>): void {

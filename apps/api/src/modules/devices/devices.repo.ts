@@ -118,8 +118,10 @@ export class DevicesRepo {
     await this.db.update(devices).set(values).where(eq(devices.id, id));
   }
 
-  async delete(id: number): Promise<void> {
-    await this.db.delete(devices).where(eq(devices.id, id));
+  /** Deletes the device; false when it was gone already. */
+  async delete(id: number): Promise<boolean> {
+    const rows = await this.db.delete(devices).where(eq(devices.id, id)).returning({ id: devices.id });
+    return rows.length > 0;
   }
 
   /** Which of `userIds` own at least one device (chunked: one query per 10,000 ids). */
@@ -239,8 +241,10 @@ export class DevicesRepo {
     return { rows, total: counted };
   }
 
-  async insertCliToken(values: typeof cliTokens.$inferInsert): Promise<void> {
-    await this.db.insert(cliTokens).values(values);
+  async insertCliToken(values: typeof cliTokens.$inferInsert): Promise<number> {
+    const [row] = await this.db.insert(cliTokens).values(values).returning({ id: cliTokens.id });
+    if (!row) throw new Error('insert returned no row');
+    return row.id;
   }
 
   /** Unused CLI tokens for new network devices, newest first, with their location's name. */
@@ -254,12 +258,12 @@ export class DevicesRepo {
     );
   }
 
-  /** Revokes an unused CLI token for a new network device; false when there is none. */
-  async deletePendingEnrollment(id: number): Promise<boolean> {
-    const rows = await this.db
+  /** Revokes an unused CLI token for a new network device; what it announced, or undefined when there is none. */
+  async deletePendingEnrollment(id: number): Promise<PendingEnrollmentRow['spec'] | undefined> {
+    const [row] = await this.db
       .delete(cliTokens)
       .where(and(eq(cliTokens.id, id), sql`${cliTokens.deviceId} is null`, sql`${cliTokens.usedAt} is null`))
-      .returning({ id: cliTokens.id });
-    return rows.length > 0;
+      .returning({ spec: cliTokens.spec });
+    return row?.spec as PendingEnrollmentRow['spec'] | undefined;
   }
 }

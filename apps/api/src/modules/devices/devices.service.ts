@@ -2,6 +2,8 @@ import type { CreatedDevice, Device, DeviceConfig } from '@palisade/contracts';
 import type { Db } from '#src/db/client.js';
 import { isUniqueViolation } from '#src/lib/db-errors.js';
 import { forbidden, HttpProblem } from '#src/lib/problem.js';
+import { userActor } from '#src/modules/events/event-actor.js';
+import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
 import { placeNewUserDevice } from '#src/modules/networks/device-placement.js';
 import { renderDeviceConfig } from '#src/modules/networks/network-config.js';
 import { NetworksRepo } from '#src/modules/networks/networks.repo.js';
@@ -29,6 +31,26 @@ export function uniqueDeviceProblem(error: unknown): never {
   if (isUniqueViolation(error, 'devices_pubkey_key')) throw deviceKeyTaken();
   if (isUniqueViolation(error, 'devices_user_name_key') || isUniqueViolation(error, 'devices_network_name_key')) throw deviceNameTaken();
   throw error;
+}
+
+/**
+ * A user device event: the device is the object and the device of the entry; the owner is its
+ * subject when someone else (an admin) acted, so the owner sees it among their own entries.
+ */
+function deviceEvent(
+  type: Extract<DomainEvent['type'], `device.${string}`>,
+  actor: Actor,
+  device: { id: number; name: string; userId: number | null },
+  details: Record<string, unknown> = {},
+): DomainEvent {
+  return {
+    type,
+    actor: userActor(actor),
+    object: { type: 'device', id: device.id, name: device.name },
+    device: { id: device.id, name: device.name },
+    ...(device.userId !== null && device.userId !== actor.userId ? { subjectUserId: device.userId } : {}),
+    details,
+  };
 }
 
 /**
@@ -103,6 +125,7 @@ export class DevicesService {
         userId: owner.id,
       });
       await placeNewUserDevice(t, owner.id, device.id);
+      await recordEvent(t, deviceEvent('device.added', actor, device, { owner: owner.username }));
       return device;
     }).catch(uniqueDeviceProblem);
     const [device] = await this.#view([row]);
@@ -140,14 +163,32 @@ export class DevicesService {
     if (sameName && sameName.id !== id) throw deviceNameTaken();
     const sameKey = await this.#repo.findByPubkey(body.wireguard_pubkey);
     if (sameKey && sameKey.id !== id) throw deviceKeyTaken();
-    await this.#repo.update(id, { name: body.name, wireguardPubkey: body.wireguard_pubkey }).catch(uniqueDeviceProblem);
+    const changed = [
+      ...(row.name !== body.name ? ['name'] : []),
+      ...(row.wireguardPubkey !== body.wireguard_pubkey ? ['wireguard_pubkey'] : []),
+    ];
+    await tx(this.db, async (t) => {
+      await new DevicesRepo(t).update(id, { name: body.name, wireguardPubkey: body.wireguard_pubkey });
+      await recordEvent(
+        t,
+        deviceEvent(
+          'device.modified',
+          actor,
+          { ...row, name: body.name },
+          { changed, ...(changed.includes('name') ? { previous_name: row.name } : {}) },
+        ),
+      );
+    }).catch(uniqueDeviceProblem);
     return this.get(actor, id);
   }
 
   async delete(actor: Actor, id: number): Promise<void> {
-    await this.#requireOwned(actor, id);
+    const row = await this.#requireOwned(actor, id);
     await this.#assertMayManage(actor);
-    await this.#repo.delete(id);
+    await tx(this.db, async (t) => {
+      if (!(await new DevicesRepo(t).delete(id))) throw deviceNotFound(id);
+      await recordEvent(t, deviceEvent('device.deleted', actor, row));
+    });
   }
 
   async config(actor: Actor, networkId: number, deviceId: number): Promise<string> {
@@ -161,6 +202,15 @@ export class DevicesService {
     }
     const config = (await this.configsOf(deviceId)).find((c) => c.network_id === networkId);
     if (!config) throw new HttpProblem(404, 'network.not_found', `Device ${deviceId} has no address in location ${networkId}.`);
+    const location = { location_id: config.network_id, location_name: config.network_name };
+    const event = deviceEvent('device.config_downloaded', actor, row, location);
+    // An admin may read a network device's config here too: it is recorded as what it is.
+    await recordEvent(
+      this.db,
+      row.kind === 'network'
+        ? { ...event, type: 'network_device.config_downloaded', object: { type: 'network_device', id: row.id, name: row.name } }
+        : event,
+    );
     return config.config;
   }
 }

@@ -131,7 +131,7 @@ export const networkDevicesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await service.deletePending(request.params.id);
+      await service.deletePending(actorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -160,7 +160,7 @@ export const networkDevicesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: NetworkDeviceSchema, ...problems(400, 401, 403, 404) },
       },
     },
-    (request) => service.update(request.params.id, request.body),
+    (request) => service.update(actorOf(request), request.params.id, request.body),
   );
 
   app.delete(
@@ -174,7 +174,7 @@ export const networkDevicesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await service.delete(request.params.id);
+      await service.delete(actorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -192,6 +192,6 @@ export const networkDevicesRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (request, reply) => reply.type('text/plain; charset=utf-8').send(await service.config(request.params.id)),
+    async (request, reply) => reply.type('text/plain; charset=utf-8').send(await service.config(actorOf(request), request.params.id)),
   );
 };

@@ -3,6 +3,8 @@ import { contains, parseCidr, parseIp } from '@palisade/wireguard';
 import type { Db } from '#src/db/client.js';
 import { randomToken, sha256 } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
+import { type EventActor, userActor } from '#src/modules/events/event-actor.js';
+import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
 import { placeDevice, syncUserDevices } from '#src/modules/networks/device-placement.js';
 import { checkIp, findFreeIp } from '#src/modules/networks/ip-allocator.js';
 import { renderDeviceConfig } from '#src/modules/networks/network-config.js';
@@ -25,6 +27,25 @@ const IP_MESSAGES: Record<string, string> = {
   'network.ip_outside': 'IP is outside of the location network',
   'network.ip_in_use': 'IP already in use',
 };
+
+type NetworkDeviceEvent = Extract<DomainEvent['type'], `network_device.${string}`>;
+
+/** A network device event: the device is both the object and the device of the entry. */
+function deviceEvent(
+  type: NetworkDeviceEvent,
+  actor: EventActor,
+  device: { id: number; name: string },
+  location: { id: number; name: string } | undefined,
+  details: Record<string, unknown> = {},
+): DomainEvent {
+  return {
+    type,
+    actor,
+    object: { type: 'network_device', id: device.id, name: device.name },
+    device: { id: device.id, name: device.name },
+    details: { ...(location ? { location_id: location.id, location_name: location.name } : {}), ...details },
+  };
+}
 
 /** Standalone network devices (servers, routers): one location, admin-managed (spec §3). */
 export class NetworkDevicesService {
@@ -86,8 +107,13 @@ export class NetworkDevicesService {
     return device;
   }
 
-  async config(id: number): Promise<string> {
-    return this.#config(await this.#require(id));
+  /** The config, recorded as downloaded (a read that leaves a trace in the activity log). */
+  async config(actor: Actor, id: number): Promise<string> {
+    const device = await this.#require(id);
+    const location = await this.#location(device.locationId ?? 0);
+    const config = await this.#config(device);
+    await recordEvent(this.db, deviceEvent('network_device.config_downloaded', userActor(actor), device, location));
+    return config;
   }
 
   async create(
@@ -121,29 +147,56 @@ export class NetworkDevicesService {
       });
       await this.#assignChosen(t, locked, device.id, body.assigned_ips ?? []);
       await placeDevice(t, locked, device.id);
+      const ips = (await new DevicesRepo(t).ipsOf([device.id])).map((r) => r.ip);
+      await recordEvent(t, deviceEvent('network_device.added', userActor(actor), device, locked, { assigned_ips: ips }));
       return device;
     }).catch(uniqueDeviceProblem);
     return { device: await this.get(row.id), config: await this.#config(row) };
   }
 
-  async update(id: number, body: { name: string; assigned_ips: string[]; description?: string | undefined }): Promise<NetworkDevice> {
+  async update(
+    actor: Actor,
+    id: number,
+    body: { name: string; assigned_ips: string[]; description?: string | undefined },
+  ): Promise<NetworkDevice> {
     const row = await this.#require(id);
     const sameName = await this.#repo.findNetworkDeviceByName(body.name);
     if (sameName && sameName.id !== id) throw deviceNameTaken();
     await tx(this.db, async (t) => {
       const location = await new NetworksRepo(t).lockById(row.locationId ?? 0);
       if (!location) throw networkNotFound(row.locationId ?? 0);
-      await new DevicesRepo(t).update(id, { name: body.name, description: body.description || null });
+      const devices = new DevicesRepo(t);
+      const before = await devices.findById(id);
+      if (before?.kind !== 'network') throw deviceNotFound(id);
+      const ipsBefore = (await devices.ipsOf([id])).map((r) => r.ip).sort();
+      await devices.update(id, { name: body.name, description: body.description || null });
       await new NetworksRepo(t).deleteIps(location.id, [id]);
       await this.#assignChosen(t, location, id, body.assigned_ips);
       await placeDevice(t, location, id);
+      const ipsAfter = (await devices.ipsOf([id])).map((r) => r.ip).sort();
+      const changed = [
+        ...(before.name !== body.name ? ['name'] : []),
+        ...((before.description ?? '') !== (body.description ?? '') ? ['description'] : []),
+        ...(ipsBefore.join() !== ipsAfter.join() ? ['assigned_ips'] : []),
+      ];
+      await recordEvent(
+        t,
+        deviceEvent('network_device.modified', userActor(actor), { id, name: body.name }, location, {
+          changed,
+          ...(before.name !== body.name ? { previous_name: before.name } : {}),
+        }),
+      );
     }).catch(uniqueDeviceProblem);
     return this.get(id);
   }
 
-  async delete(id: number): Promise<void> {
-    await this.#require(id);
-    await this.#repo.delete(id);
+  async delete(actor: Actor, id: number): Promise<void> {
+    const row = await this.#require(id);
+    await tx(this.db, async (t) => {
+      const location = await new NetworksRepo(t).findById(row.locationId ?? 0);
+      if (!(await new DevicesRepo(t).delete(id))) throw deviceNotFound(id);
+      await recordEvent(t, deviceEvent('network_device.deleted', userActor(actor), row, location));
+    });
   }
 
   /** The first free address of each network of the location (nothing is reserved). */
@@ -175,9 +228,9 @@ export class NetworkDevicesService {
     spec: { name: string; location_id: number; assigned_ips?: string[] | undefined; description?: string | undefined },
     deviceId?: number,
   ) {
-    if (deviceId !== undefined) await this.#require(deviceId);
-    else {
-      const location = await this.#location(spec.location_id);
+    const existing = deviceId === undefined ? undefined : await this.#require(deviceId);
+    const location = await this.#location(existing ? (existing.locationId ?? 0) : spec.location_id);
+    if (!existing) {
       if (location.mfaEnabled) {
         throw new HttpProblem(400, 'device.mfa_location', 'Locations with MFA cannot be used for network devices.', [
           { path: 'location_id', code: 'invalid', message: 'Invalid value' },
@@ -192,11 +245,29 @@ export class NetworkDevicesService {
     }
     const token = randomToken(24);
     const expiresAt = new Date(Date.now() + CLI_TOKEN_TTL_MS);
-    try {
-      await this.#repo.insertCliToken({ tokenHash: sha256(token), deviceId: deviceId ?? null, spec, createdBy: actor.username, expiresAt });
-    } catch (error) {
+    await tx(this.db, async (t) => {
+      const pendingId = await new DevicesRepo(t).insertCliToken({
+        tokenHash: sha256(token),
+        deviceId: deviceId ?? null,
+        spec,
+        createdBy: actor.username,
+        expiresAt,
+      });
+      // No token in the entry: the object is the device, or the pending enrollment it announces.
+      await recordEvent(
+        t,
+        existing
+          ? deviceEvent('network_device.cli_token_issued', userActor(actor), existing, location, { expires_at: expiresAt.toISOString() })
+          : {
+              type: 'network_device.cli_token_issued',
+              actor: userActor(actor),
+              object: { type: 'pending_network_device', id: pendingId, name: spec.name },
+              details: { location_id: location.id, location_name: location.name, expires_at: expiresAt.toISOString() },
+            },
+      );
+    }).catch((error: unknown) => {
       throw Object.assign(new HttpProblem(500, 'token.generation_failed', 'Token generation failed.'), { cause: error });
-    }
+    });
     return { token, expires_at: expiresAt.toISOString(), ...(this.publicUrl ? { enrollment_url: this.publicUrl } : {}) };
   }
 
@@ -219,14 +290,23 @@ export class NetworkDevicesService {
       }));
   }
 
-  async deletePending(id: number): Promise<void> {
-    if (!(await this.#repo.deletePendingEnrollment(id))) {
-      throw new HttpProblem(404, 'device.not_found', `No pending enrollment ${id}.`);
-    }
+  async deletePending(actor: Actor, id: number): Promise<void> {
+    await tx(this.db, async (t) => {
+      const spec = await new DevicesRepo(t).deletePendingEnrollment(id);
+      if (!spec) throw new HttpProblem(404, 'device.not_found', `No pending enrollment ${id}.`);
+      const location = await new NetworksRepo(t).findById(spec.location_id);
+      await recordEvent(t, {
+        type: 'network_device.pending_deleted',
+        actor: userActor(actor),
+        object: { type: 'pending_network_device', id, name: spec.name },
+        details: { location_id: spec.location_id, ...(location ? { location_name: location.name } : {}) },
+      });
+    });
   }
 
   /** Maps peers of an imported config to users (POST /network/{id}/devices). */
   async mapImported(
+    actor: Actor,
     locationId: number,
     devices: { name: string; wireguard_pubkey: string; wireguard_ips: string[]; user_id: number }[],
   ): Promise<void> {
@@ -291,6 +371,13 @@ export class NetworkDevicesService {
       );
       // New devices also join the other locations their owners may use.
       for (const userId of new Set(devices.map((d) => d.user_id))) await syncUserDevices(t, userId);
+      const pending = (await networks.pendingCounts([locationId])).get(locationId) ?? 0;
+      await recordEvent(t, {
+        type: 'location.devices_mapped',
+        actor: userActor(actor),
+        object: { type: 'location', id: location.id, name: location.name },
+        details: { mapped: devices.length, users: new Set(devices.map((d) => d.user_id)).size, pending },
+      });
     });
   }
 }

@@ -30,6 +30,15 @@ export interface GatewayStatusRow {
   peer_count: number | null;
 }
 
+export interface DeletedGateway {
+  id: number;
+  gateway_id: string;
+  name: string;
+  hostname: string;
+  location_id: number;
+  location_name: string;
+}
+
 const toDate = (v: Date | string | null) => (v === null ? null : new Date(v));
 
 export class GatewaysRepo {
@@ -43,17 +52,29 @@ export class GatewaysRepo {
     return row && { tokenEnc: row.token_enc };
   }
 
-  /** Stores a new token and tells every replica (on commit) to cut off streams holding another. */
-  async setToken(locationId: number, tokenHash: string, tokenEnc: string, onlyIfUnset: boolean): Promise<boolean> {
+  /**
+   * Stores a new token and tells every replica (on commit) to cut off streams holding another.
+   * `inTx` runs in the same transaction once the token is stored (the event of the change).
+   */
+  async setToken(
+    locationId: number,
+    tokenHash: string,
+    tokenEnc: string,
+    onlyIfUnset: boolean,
+    inTx?: (t: Db, location: { id: number; name: string }) => Promise<void>,
+  ): Promise<boolean> {
     return this.db.transaction(async (t) => {
-      const updated = await queryRows<{ location_id: number }>(
+      const updated = await queryRows<{ id: number; name: string }>(
         t as unknown as Db,
-        sql`update gateway_location_state set token_hash = ${tokenHash}, token_enc = ${tokenEnc}, token_created_at = now()
-             where location_id = ${locationId} ${onlyIfUnset ? sql`and token_hash is null` : sql``}
-             returning location_id`,
+        sql`update gateway_location_state s set token_hash = ${tokenHash}, token_enc = ${tokenEnc}, token_created_at = now()
+              from locations l
+             where l.id = s.location_id and s.location_id = ${locationId} ${onlyIfUnset ? sql`and s.token_hash is null` : sql``}
+             returning l.id, l.name`,
       );
-      if (updated.length === 0) return false;
+      const [location] = updated;
+      if (!location) return false;
       await t.execute(sql`select pg_notify(${CHANNEL}, ${`token:${locationId}`})`);
+      await inTx?.(t as unknown as Db, location);
       return true;
     });
   }
@@ -83,15 +104,21 @@ export class GatewaysRepo {
     return queryRows(this.db, sql`select id, name from locations order by lower(name), id`);
   }
 
-  /** Deletes the gateway and tells the replica holding its stream (on commit) to close it. */
-  async delete(locationId: number, id: number): Promise<boolean> {
+  /**
+   * Deletes the gateway and tells the replica holding its stream (on commit) to close it;
+   * `inTx` runs in the same transaction with what was deleted (the event of the change).
+   */
+  async delete(locationId: number, id: number, inTx?: (t: Db, gone: DeletedGateway) => Promise<void>): Promise<boolean> {
     return this.db.transaction(async (t) => {
-      const gone = await queryRows<{ id: number }>(
+      const [gone] = await queryRows<DeletedGateway>(
         t as unknown as Db,
-        sql`delete from gateways where id = ${id} and location_id = ${locationId} returning id`,
+        sql`delete from gateways g using locations l
+             where g.id = ${id} and g.location_id = ${locationId} and l.id = g.location_id
+             returning g.id, g.gateway_id, g.name, g.hostname, l.id as location_id, l.name as location_name`,
       );
-      if (gone.length === 0) return false;
+      if (!gone) return false;
       await t.execute(sql`select pg_notify(${CHANNEL}, ${`gwdel:${id}`})`);
+      await inTx?.(t as unknown as Db, gone);
       return true;
     });
   }

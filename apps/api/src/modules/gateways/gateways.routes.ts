@@ -2,6 +2,8 @@ import { GatewayParamsSchema, GatewaySchema, GatewayTokenSchema, LocationGateway
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { problems } from '#src/lib/route-schemas.js';
+import { userActor } from '#src/modules/events/event-actor.js';
+import { actorOf } from '#src/plugins/session.js';
 
 /** Gateway token and status routes (spec §7 Networks: token, gateways). */
 export const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -44,7 +46,7 @@ export const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await gateways.delete(request.params.id, request.params.gatewayId);
+      await gateways.delete(userActor(actorOf(request)), request.params.id, request.params.gatewayId);
       return reply.code(204).send(null);
     },
   );
@@ -72,6 +74,6 @@ export const gatewaysRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: GatewayTokenSchema, ...problems(401, 403, 404, 500) },
       },
     },
-    (request) => gateways.rotate(request.params.id, request.hostname),
+    (request) => gateways.rotate(userActor(actorOf(request)), request.params.id, request.hostname),
   );
 };

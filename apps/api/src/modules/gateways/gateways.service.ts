@@ -2,6 +2,8 @@ import type { Gateway, GatewaysStatus, GatewayToken, LocationGateways } from '@p
 import type { Db } from '#src/db/client.js';
 import { randomToken, type SecretBox, sha256 } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
+import type { EventActor } from '#src/modules/events/event-actor.js';
+import { recordEvent } from '#src/modules/events/record-event.js';
 import { networkNotFound } from '#src/modules/networks/networks.service.js';
 import { type GatewayStatusRow, GatewaysRepo } from './gateways.repo.js';
 import { type GrpcUrlOptions, type ResolvedGrpcUrl, resolveGrpcUrl } from './grpc-url.js';
@@ -72,15 +74,24 @@ export class GatewaysService {
     return { token, ...this.grpcUrl(requestHostname) };
   }
 
-  async rotate(locationId: number, requestHostname: string): Promise<GatewayToken> {
+  async rotate(actor: EventActor, locationId: number, requestHostname: string): Promise<GatewayToken> {
     const token = randomToken(32);
-    if (!(await this.#store(locationId, token, false))) throw networkNotFound(locationId);
+    const stored = await this.#store(locationId, token, false, (t, location) =>
+      // Never the token: the entry says that it changed, not what it is.
+      recordEvent(t, { type: 'location.token_rotated', actor, object: { type: 'location', id: location.id, name: location.name } }),
+    );
+    if (!stored) throw networkNotFound(locationId);
     return { token, ...this.grpcUrl(requestHostname) };
   }
 
-  async #store(locationId: number, token: string, onlyIfUnset: boolean): Promise<boolean> {
+  async #store(
+    locationId: number,
+    token: string,
+    onlyIfUnset: boolean,
+    inTx?: (t: Db, location: { id: number; name: string }) => Promise<void>,
+  ): Promise<boolean> {
     try {
-      return await this.#repo.setToken(locationId, sha256(token), this.secrets.encrypt(token), onlyIfUnset);
+      return await this.#repo.setToken(locationId, sha256(token), this.secrets.encrypt(token), onlyIfUnset, inTx);
     } catch (error) {
       throw Object.assign(new HttpProblem(500, 'token.generation_failed', 'Token generation failed.'), { cause: error });
     }
@@ -99,9 +110,16 @@ export class GatewaysService {
     return (await this.#repo.list(locationId)).map(toGateway);
   }
 
-  async delete(locationId: number, id: number): Promise<void> {
+  async delete(actor: EventActor, locationId: number, id: number): Promise<void> {
     if (!(await this.#repo.token(locationId))) throw networkNotFound(locationId);
-    if (!(await this.#repo.delete(locationId, id)))
-      throw new HttpProblem(404, 'gateway.not_found', `Gateway ${id} does not exist in location ${locationId}.`);
+    const deleted = await this.#repo.delete(locationId, id, (t, gone) =>
+      recordEvent(t, {
+        type: 'gateway.deleted',
+        actor,
+        object: { type: 'gateway', id: gone.id, name: gone.name || gone.gateway_id },
+        details: { location_id: gone.location_id, location_name: gone.location_name, gateway_id: gone.gateway_id, hostname: gone.hostname },
+      }),
+    );
+    if (!deleted) throw new HttpProblem(404, 'gateway.not_found', `Gateway ${id} does not exist in location ${locationId}.`);
   }
 }

@@ -10,6 +10,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { problems } from '#src/lib/route-schemas.js';
+import { userActor } from '#src/modules/events/event-actor.js';
+import { actorOf } from '#src/plugins/session.js';
 
 /** Limit of `POST /network/import` (a WireGuard config of up to 4 MiB, JSON-encoded). */
 export const IMPORT_BODY_LIMIT = 5 * 1024 * 1024;
@@ -29,7 +31,7 @@ export const networksRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: { tags, summary: 'Create a location', body: NetworkBodySchema, response: { 201: NetworkSchema, ...problems(400, 401, 403) } },
     },
-    async (request, reply) => reply.code(201).send(await networks.create(request.body)),
+    async (request, reply) => reply.code(201).send(await networks.create(userActor(actorOf(request)), request.body)),
   );
 
   app.post(
@@ -43,7 +45,7 @@ export const networksRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: ImportNetworkResultSchema, ...problems(400, 401, 403, 413) },
       },
     },
-    async (request, reply) => reply.code(201).send(await networks.importConfig(request.body)),
+    async (request, reply) => reply.code(201).send(await networks.importConfig(userActor(actorOf(request)), request.body)),
   );
 
   app.get(
@@ -73,7 +75,7 @@ export const networksRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await networks.require(request.params.id);
-      await app.services.networkDevices.mapImported(request.params.id, request.body.devices);
+      await app.services.networkDevices.mapImported(actorOf(request), request.params.id, request.body.devices);
       return reply.code(204).send(null);
     },
   );
@@ -97,7 +99,7 @@ export const networksRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: NetworkSchema, ...problems(400, 401, 403, 404, 409) },
       },
     },
-    (request) => networks.update(request.params.id, request.body),
+    (request) => networks.update(userActor(actorOf(request)), request.params.id, request.body),
   );
 
   app.delete(
@@ -111,7 +113,7 @@ export const networksRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await networks.delete(request.params.id);
+      await networks.delete(userActor(actorOf(request)), request.params.id);
       return reply.code(204).send(null);
     },
   );

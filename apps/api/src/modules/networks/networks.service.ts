@@ -12,6 +12,8 @@ import type { Db } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
 import { isUniqueViolation } from '#src/lib/db-errors.js';
 import { HttpProblem } from '#src/lib/problem.js';
+import type { EventActor } from '#src/modules/events/event-actor.js';
+import { recordEvent } from '#src/modules/events/record-event.js';
 import { DevicesRepo } from '#src/modules/devices/devices.repo.js';
 import { GroupsRepo } from '#src/modules/groups/groups.repo.js';
 import { syncLocation } from './device-placement.js';
@@ -48,6 +50,15 @@ function checkAddresses(addresses: string[]): void {
     }
     seen.add(key);
   });
+}
+
+const locationObject = (row: { id: number; name: string }) => ({ type: 'location', id: row.id, name: row.name });
+
+/** The body fields whose value differs from the location's (group names compared without case). */
+export function changedFields(current: Network, body: NetworkBody): string[] {
+  const norm = (key: keyof NetworkBody, value: unknown) =>
+    key === 'allowed_groups' ? JSON.stringify((value as string[]).map((g) => g.toLowerCase()).sort()) : JSON.stringify(value);
+  return (Object.keys(body) as (keyof NetworkBody)[]).filter((key) => norm(key, current[key]) !== norm(key, body[key]));
 }
 
 function locationValues(body: NetworkBody) {
@@ -96,13 +107,22 @@ export class NetworksService {
     return toNetwork(record);
   }
 
-  async create(body: NetworkBody): Promise<Network> {
-    return this.get(await this.#createWithChecks(body));
+  async create(actor: EventActor, body: NetworkBody): Promise<Network> {
+    return this.get(
+      await this.#createWithChecks(body, (t, row) =>
+        recordEvent(t, {
+          type: 'location.created',
+          actor,
+          object: locationObject(row),
+          details: { address: body.address, endpoint: body.endpoint, port: body.port, allowed_groups: body.allowed_groups },
+        }),
+      ),
+    );
   }
 
   async #createWithChecks(
     body: NetworkBody,
-    inTx?: (t: Db, row: LocationRow) => Promise<void>,
+    inTx: (t: Db, row: LocationRow) => Promise<void>,
     privateKey?: string,
     reserved?: ReadonlySet<string>,
   ): Promise<number> {
@@ -119,7 +139,7 @@ export class NetworksService {
       });
       await repo.setAllowedGroups(row.id, groupIds);
       await syncLocation(t, row, reserved);
-      await inTx?.(t, row);
+      await inTx(t, row);
       return row.id;
     }).catch((error: unknown) => {
       if (isUniqueViolation(error, 'locations_name_lower_key')) throw nameTaken();
@@ -127,18 +147,27 @@ export class NetworksService {
     });
   }
 
-  async update(id: number, body: NetworkBody): Promise<Network> {
+  async update(actor: EventActor, id: number, body: NetworkBody): Promise<Network> {
     checkAddresses(body.address);
     const current = await this.require(id);
     if (body.name.toLowerCase() !== current.name.toLowerCase() && (await this.#repo.findByName(body.name))) throw nameTaken();
     await tx(this.db, async (t) => {
       const repo = new NetworksRepo(t);
-      if (!(await repo.lockById(id))) throw networkNotFound(id);
+      const locked = await repo.lockById(id);
+      if (!locked) throw networkNotFound(id);
+      const [before] = await repo.withGroups([locked]);
       const groupIds = await resolveGroupIds(t, body.allowed_groups);
       await repo.update(id, locationValues(body));
       await repo.setAllowedGroups(id, groupIds);
       const updated = await repo.findById(id);
       if (updated) await syncLocation(t, updated);
+      const changed = before ? changedFields(toNetwork(before), body) : Object.keys(body);
+      await recordEvent(t, {
+        type: 'location.modified',
+        actor,
+        object: locationObject({ id, name: body.name }),
+        details: { changed, ...(locked.name !== body.name ? { previous_name: locked.name } : {}) },
+      });
     }).catch((error: unknown) => {
       if (isUniqueViolation(error, 'locations_name_lower_key')) throw nameTaken();
       throw error;
@@ -146,11 +175,19 @@ export class NetworksService {
     return this.get(id);
   }
 
-  async delete(id: number): Promise<void> {
+  async delete(actor: EventActor, id: number): Promise<void> {
     await this.require(id);
     try {
-      await this.#repo.delete(id);
+      const gone = await tx(this.db, async (t) => {
+        const row = await new NetworksRepo(t).lockById(id);
+        if (!row) return false;
+        await new NetworksRepo(t).delete(id);
+        await recordEvent(t, { type: 'location.deleted', actor, object: locationObject(row) });
+        return true;
+      });
+      if (!gone) throw networkNotFound(id);
     } catch (error) {
+      if (error instanceof HttpProblem) throw error;
       throw Object.assign(new HttpProblem(500, 'network.delete_failed', 'Failed to delete the location.'), { cause: error });
     }
   }
@@ -183,7 +220,7 @@ export class NetworksService {
    * matches an existing device keep their addresses; the others are kept as pending peers of the
    * location (their addresses reserved) until they are mapped with `POST /network/{id}/devices`.
    */
-  async importConfig(body: { name: string; endpoint: string; config: string; allowed_groups: string[] }) {
+  async importConfig(actor: EventActor, body: { name: string; endpoint: string; config: string; allowed_groups: string[] }) {
     let parsed: ReturnType<typeof parseWgConfig>;
     try {
       parsed = parseWgConfig(body.config);
@@ -243,6 +280,12 @@ export class NetworksService {
           row.id,
           unmatched.map((p) => ({ wireguardPubkey: p.wireguard_pubkey, wireguardIps: p.wireguard_ips })),
         );
+        await recordEvent(t, {
+          type: 'location.imported',
+          actor,
+          object: locationObject(row),
+          details: { peers: peers.length, mapped: peers.length - unmatched.length, pending: unmatched.length },
+        });
       },
       iface.privateKey,
       reserved,
