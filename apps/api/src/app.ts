@@ -17,6 +17,7 @@ import { JobRunner } from '#src/jobs/jobs.js';
 import { SecretBox } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import { createResponseSerializerCompiler } from '#src/lib/response-serializer.js';
+import { activityLogRoutes } from '#src/modules/activity-log/activity-log.routes.js';
 import { authRoutes } from '#src/modules/auth/auth.routes.js';
 import { devicesRoutes } from '#src/modules/devices/devices.routes.js';
 import { EventSignal } from '#src/modules/events/event-signal.js';
@@ -216,6 +217,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(networkDevicesRoutes);
   await app.register(gatewaysRoutes);
   await app.register(statsRoutes);
+  await app.register(activityLogRoutes, { db: database.db });
   await app.register(staticWebPlugin, { webDist: options.webDist });
   return app;
 }

@@ -142,7 +142,10 @@ export const ActivityLogQuerySchema = PageQuerySchema.extend({
 });
 export type ActivityLogQuery = z.infer<typeof ActivityLogQuerySchema>;
 
-export const ActivityLogPageSchema = paged(ActivityLogEntrySchema).meta({ id: 'ActivityLogPage' });
+/** `total_capped`: a wide filter is counted only up to `total` (10,000); more entries match. */
+export const ActivityLogPageSchema = paged(ActivityLogEntrySchema)
+  .extend({ total_capped: z.boolean().optional() })
+  .meta({ id: 'ActivityLogPage' });
 export type ActivityLogPage = z.infer<typeof ActivityLogPageSchema>;
 
 /** The live activity stream: entries after an opaque cursor, in delivery order (ADR-005). */

@@ -1,0 +1,135 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '#src/db/client.js';
+import { queryRows } from '#src/db/rows.js';
+import { EVENT_COLUMNS, type EventCursor, type EventRecord, EventsRepo } from '#src/modules/events/events.repo.js';
+
+/**
+ * The activity log is the `events` table (ADR-005) read for people. Scoping lives here: an
+ * administrator reads every row; anyone else reads the rows they caused (`user_id`) and the rows
+ * about their own account (`subject_user_id`), nothing else (docs/activity-log.md).
+ */
+
+/** Whose rows a caller may read: all of them, or those of one user. */
+export type ActivityScope = { all: true } | { all: false; userId: number };
+
+export interface ActivityFilter {
+  from?: string | undefined;
+  to?: string | undefined;
+  users?: string[] | undefined;
+  modules?: string[] | undefined;
+  events?: string[] | undefined;
+  search?: string | undefined;
+  /** Newest first (the default) or oldest first; ties by id in the same direction. */
+  descending: boolean;
+}
+
+/** A wide filter is counted up to this many rows (an exact count of 1,000,000 rows costs ~100 ms). */
+export const TOTAL_CAP = 10_000;
+
+/** A row as the list and the export read it: the event plus its timestamp as PostgreSQL text. */
+export type ActivityRow = EventRecord & { occurred_key: string };
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+const list = (values: string[]) =>
+  sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  );
+
+export function scopeCondition(scope: ActivityScope): SQL | undefined {
+  return scope.all ? undefined : sql`(e.user_id = ${scope.userId} or e.subject_user_id = ${scope.userId})`;
+}
+
+function conditions(filter: ActivityFilter, scope: ActivityScope): SQL[] {
+  const parts: SQL[] = [];
+  const scoped = scopeCondition(scope);
+  if (scoped) parts.push(scoped);
+  if (filter.from) parts.push(sql`e.occurred_at >= ${filter.from}::timestamptz`);
+  if (filter.to) parts.push(sql`e.occurred_at <= ${filter.to}::timestamptz`);
+  if (filter.users?.length) parts.push(sql`lower(e.username) in (${list(filter.users.map((u) => u.toLowerCase()))})`);
+  if (filter.modules?.length) parts.push(sql`e.module in (${list(filter.modules)})`);
+  if (filter.events?.length) parts.push(sql`e.type in (${list(filter.events)})`);
+  if (filter.search) {
+    const p = `%${escapeLike(filter.search.toLowerCase())}%`;
+    parts.push(sql`(lower(e.username) like ${p} or lower(e.object_name) like ${p} or e.type like ${p}
+      or e.ip like ${p} or lower(e.device_name) like ${p})`);
+  }
+  return parts;
+}
+
+const whereOf = (parts: SQL[]): SQL => (parts.length > 0 ? sql`where ${sql.join(parts, sql` and `)}` : sql``);
+
+const ROW_COLUMNS = sql`${EVENT_COLUMNS}, e.occurred_at::text as occurred_key`;
+
+export class ActivityLogRepo {
+  readonly #events: EventsRepo;
+
+  constructor(private readonly db: Db) {
+    this.#events = new EventsRepo(db);
+  }
+
+  /**
+   * One page and the total in one statement. The total counts at most TOTAL_CAP + 1 matching
+   * rows, so a wide filter over a large log stays cheap; `capped` says the real total is larger.
+   */
+  async page(
+    filter: ActivityFilter,
+    scope: ActivityScope,
+    perPage: number,
+    offset: number,
+  ): Promise<{ rows: ActivityRow[]; total: number; capped: boolean }> {
+    const where = whereOf(conditions(filter, scope));
+    const dir = filter.descending ? sql`desc` : sql`asc`;
+    const rows = await queryRows<Partial<ActivityRow> & { total: number }>(
+      this.db,
+      sql`with total as (select count(*)::int as total from (select 1 from events e ${where} limit ${TOTAL_CAP + 1}) c),
+        page as (select ${ROW_COLUMNS} from events e ${where} order by e.occurred_at ${dir}, e.id ${dir} limit ${perPage} offset ${offset})
+        select t.total, p.* from total t left join page p on true order by p.occurred_at ${dir}, p.id ${dir}`,
+    );
+    const total = rows[0]?.total ?? 0;
+    return {
+      rows: rows.filter((r) => r.id !== null && r.id !== undefined) as ActivityRow[],
+      total: Math.min(total, TOTAL_CAP),
+      capped: total > TOTAL_CAP,
+    };
+  }
+
+  /** The next `limit` rows after `after` in the filter's order (keyset paging for the export). */
+  async pageAfter(
+    filter: ActivityFilter,
+    scope: ActivityScope,
+    after: { key: string; id: number } | undefined,
+    limit: number,
+  ): Promise<ActivityRow[]> {
+    const parts = conditions(filter, scope);
+    const dir = filter.descending ? sql`desc` : sql`asc`;
+    const cmp = filter.descending ? sql`<` : sql`>`;
+    if (after) parts.push(sql`(e.occurred_at, e.id) ${cmp} (${after.key}::timestamptz, ${after.id}::bigint)`);
+    const clause = whereOf(parts);
+    return queryRows<ActivityRow>(
+      this.db,
+      sql`select ${ROW_COLUMNS} from events e ${clause} order by e.occurred_at ${dir}, e.id ${dir} limit ${limit}`,
+    );
+  }
+
+  /** The position of "now" for the live feed (ADR-005). */
+  headCursor(): Promise<EventCursor> {
+    return this.#events.headCursor();
+  }
+
+  /** The latest `limit` visible entries at or before `head`, oldest first. */
+  async latest(scope: ActivityScope, head: EventCursor, limit: number): Promise<EventRecord[]> {
+    const scoped = scopeCondition(scope);
+    const rows = await queryRows<EventRecord>(
+      this.db,
+      sql`select ${EVENT_COLUMNS} from events e where e.tx_id <= ${head.tx}::xid8 ${scoped ? sql`and ${scoped}` : sql``}
+          order by e.tx_id desc, e.id desc limit ${limit}`,
+    );
+    return rows.reverse();
+  }
+
+  /** Visible entries after `after`, in delivery order (never past a transaction still running). */
+  readAfter(scope: ActivityScope, after: EventCursor, limit: number): Promise<EventRecord[]> {
+    return this.#events.readAfter(after, limit, scopeCondition(scope));
+  }
+}
