@@ -18,6 +18,8 @@ import { SecretBox } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import { createResponseSerializerCompiler } from '#src/lib/response-serializer.js';
 import { activityLogRoutes } from '#src/modules/activity-log/activity-log.routes.js';
+import { activityLogStreamsRoutes } from '#src/modules/activity-log-streams/streams.routes.js';
+import { StreamsService } from '#src/modules/activity-log-streams/streams.service.js';
 import { authRoutes } from '#src/modules/auth/auth.routes.js';
 import { devicesRoutes } from '#src/modules/devices/devices.routes.js';
 import { EventSignal } from '#src/modules/events/event-signal.js';
@@ -218,6 +220,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(gatewaysRoutes);
   await app.register(statsRoutes);
   await app.register(activityLogRoutes, { db: database.db });
+  await app.register(activityLogStreamsRoutes, {
+    streams: new StreamsService(database.db, {
+      secrets,
+      egressPolicy: async () => ({ allowCidrs: (await app.services.settings.get()).egress_allow_cidrs }),
+    }),
+  });
   await app.register(staticWebPlugin, { webDist: options.webDist });
   return app;
 }

@@ -123,7 +123,7 @@ export const ActivityLogStreamSchema = z
 export type ActivityLogStream = z.infer<typeof ActivityLogStreamSchema>;
 
 const streamFields = {
-  kind: z.enum(ACTIVITY_STREAM_KINDS, { error: 'required' }),
+  kind: z.enum(ACTIVITY_STREAM_KINDS, { error: (i) => (i.input === undefined ? 'required' : 'invalid') }),
   name: z
     .string({ error: (i) => (i.input === undefined ? 'required' : 'invalid_type') })
     .trim()
