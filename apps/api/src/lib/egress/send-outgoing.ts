@@ -68,6 +68,9 @@ export async function sendOutgoing(req: OutgoingRequest): Promise<OutgoingRespon
       throw new EgressRequestError('blocked', `refused: ${err.message}`, elapsed(), err);
     }
     // A name that does not resolve now may resolve later: a network failure, not a refusal.
+    if (elapsed() >= req.timeoutMs) {
+      throw new EgressRequestError('timeout', `no address for ${hostOf(req.url)} within ${req.timeoutMs} ms`, elapsed(), err);
+    }
     throw new EgressRequestError('network', `could not resolve ${hostOf(req.url)}`, elapsed(), err);
   }
   return exchange(req, destination, Math.max(1, req.timeoutMs - elapsed()), started);
@@ -147,6 +150,8 @@ function exchange(req: OutgoingRequest, destination: Destination, remainingMs: n
       resolve(result);
     };
     const fail = (err: unknown) => {
+      // An error after the status line (a reset mid-body) still leaves a response to report.
+      if (head) return finish();
       if (settled) return;
       settled = true;
       clearTimeout(timer);
