@@ -32,6 +32,7 @@ import { networksRoutes } from '#src/modules/networks/networks.routes.js';
 import { settingsRoutes } from '#src/modules/settings/settings.routes.js';
 import { statsRoutes } from '#src/modules/stats/stats.routes.js';
 import { usersRoutes } from '#src/modules/users/users.routes.js';
+import { webhooksRoutes } from '#src/modules/webhooks/webhooks.routes.js';
 import { accessPlugin } from '#src/plugins/access.js';
 import { csrfPlugin } from '#src/plugins/csrf.js';
 import { errorHandlerPlugin, sendFrameworkError } from '#src/plugins/error-handler.js';
@@ -219,6 +220,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(networkDevicesRoutes);
   await app.register(gatewaysRoutes);
   await app.register(statsRoutes);
+  await app.register(webhooksRoutes, { db: database.db, secrets });
   await app.register(activityLogRoutes, { db: database.db });
   await app.register(activityLogStreamsRoutes, {
     streams: new StreamsService(database.db, {

@@ -99,6 +99,11 @@ export const WebhookAttemptSchema = z
 export type WebhookAttempt = z.infer<typeof WebhookAttemptSchema>;
 export const WebhookAttemptListSchema = z.array(WebhookAttemptSchema).meta({ id: 'WebhookAttemptList' });
 
+/** The answer to "send test event" and "redeliver": the delivery now queued (it shows in the log once attempted). */
+export const WebhookDeliveryQueuedSchema = z.object({ delivery_id: z.number().int() }).meta({ id: 'WebhookDeliveryQueued' });
+export type WebhookDeliveryQueued = z.infer<typeof WebhookDeliveryQueuedSchema>;
+export const WebhookListSchema = z.array(WebhookSchema).meta({ id: 'WebhookList' });
+
 export const ACTIVITY_STREAM_KINDS = ['vector_http', 'logstash_http'] as const;
 export type ActivityStreamKind = (typeof ACTIVITY_STREAM_KINDS)[number];
 
