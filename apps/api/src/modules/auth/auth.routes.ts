@@ -2,6 +2,7 @@ import { InfoSchema, LoginBodySchema, LoginSuccessSchema, MfaRequiredSchema, Use
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { problems } from '#src/lib/route-schemas.js';
+import { originOf } from '#src/modules/events/event-actor.js';
 import { APP_VERSION } from '#src/lib/route-schemas.js';
 import { actorOf, clearSessionCookie, SESSION_COOKIE, type SessionCookieOptions, setSessionCookie } from '#src/plugins/session.js';
 
@@ -35,7 +36,7 @@ export const authRoutes: FastifyPluginAsyncZod<SessionCookieOptions> = async (ap
     '/api/v1/auth/logout',
     { schema: { tags, summary: 'End the current session', response: { 204: z.null() } } },
     async (request, reply) => {
-      await app.services.auth.logout(request.cookies[SESSION_COOKIE]);
+      await app.services.auth.logout(request.cookies[SESSION_COOKIE], originOf(request));
       clearSessionCookie(reply, cookie.secure);
       return reply.code(204).send(null);
     },

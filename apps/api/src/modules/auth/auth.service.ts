@@ -3,6 +3,9 @@ import type { Db } from '#src/db/client.js';
 import { randomToken, sha256 } from '#src/lib/crypto.js';
 import { verifyPassword } from '#src/lib/password.js';
 import { HttpProblem } from '#src/lib/problem.js';
+import { anonymousActor, type RequestOrigin, userActor } from '#src/modules/events/event-actor.js';
+import { type DomainEvent, recordEvent, toEventRow, withEvents } from '#src/modules/events/record-event.js';
+import { userObject } from '#src/modules/users/users.events.js';
 import { mfaMethodsOf, toUser } from '#src/modules/users/users.mapper.js';
 import { type FailurePolicy, LoginRepo } from './login.repo.js';
 import { type SessionActor, SessionsRepo } from './sessions.repo.js';
@@ -29,7 +32,7 @@ export class AuthService {
   readonly #login: LoginRepo;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly sessionTtlMs: number,
   ) {
     this.#sessions = new SessionsRepo(db);
@@ -40,15 +43,36 @@ export class AuthService {
     const ipKey = `ip:${ctx.ip}`;
     // One counter per account, whether it is addressed by username or by email address.
     const attempt = await this.#login.begin(login, ipKey, { user: USERNAME_POLICY, ip: IP_POLICY });
+    const { user } = attempt;
+    const origin: RequestOrigin = { ip: ctx.ip, userAgent: ctx.userAgent?.slice(0, 512) || undefined };
+    // Failed attempts name the account as it was typed; the account's owner sees them too.
+    const refused = (type: 'auth.login_failed' | 'auth.locked_out', details?: Record<string, unknown>): DomainEvent => ({
+      type,
+      actor: anonymousActor(origin),
+      object: { type: 'user', id: user?.id, name: login.slice(0, 64) },
+      subjectUserId: user?.id,
+      details,
+    });
     if (attempt.locked || attempt.userFailures > USERNAME_POLICY.limit || attempt.ipFailures > IP_POLICY.limit) {
+      await recordEvent(this.db, refused('auth.locked_out'));
       throw new HttpProblem(429, 'auth.too_many_attempts', TOO_MANY_ATTEMPTS_DETAIL);
     }
-    const { user } = attempt;
     const valid = await verifyPassword(user?.passwordHash, password);
-    if (!user || !valid) throw new HttpProblem(401, 'auth.invalid_credentials', 'Invalid username or password.');
+    if (!user || !valid) {
+      await recordEvent(this.db, refused('auth.login_failed', { reason: 'invalid_credentials' }));
+      throw new HttpProblem(401, 'auth.invalid_credentials', 'Invalid username or password.');
+    }
 
     const token = randomToken();
     const state = user.mfaEnabled ? 'mfa_pending' : 'active';
+    const event: DomainEvent = user.isActive
+      ? {
+          type: 'auth.login_succeeded',
+          actor: userActor({ userId: user.id, username: user.username, ...origin }),
+          object: userObject(user),
+          details: state === 'mfa_pending' ? { mfa_pending: true } : {},
+        }
+      : refused('auth.login_failed', { reason: 'disabled' });
     const membership = await this.#login.succeed({
       userId: user.id,
       userKey: attempt.userKey,
@@ -66,14 +90,24 @@ export class AuthService {
             },
           }
         : {}),
+      event: toEventRow(event),
     });
     if (!user.isActive) throw new HttpProblem(401, 'auth.user_disabled', 'This account is disabled.');
     if (state === 'mfa_pending') return { kind: 'mfa', token, body: { mfa: mfaMethodsOf(user) } };
     return { kind: 'success', token, body: { user: toUser({ ...user, ...membership }) } };
   }
 
-  async logout(token: string | undefined): Promise<void> {
-    if (token) await this.#sessions.delete(sha256(token));
+  async logout(token: string | undefined, origin: RequestOrigin): Promise<void> {
+    if (!token) return;
+    await withEvents(this.db, async (tx) => {
+      const ended = await new SessionsRepo(tx).delete(sha256(token));
+      if (!ended) return { result: undefined, events: [] };
+      const actor = userActor({ userId: ended.userId, username: ended.username, ...origin });
+      return {
+        result: undefined,
+        events: [{ type: 'auth.logout', actor, object: userObject({ id: ended.userId, username: ended.username }) }],
+      };
+    });
   }
 
   /**

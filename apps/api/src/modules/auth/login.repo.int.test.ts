@@ -21,7 +21,8 @@ describe('login statements', () => {
       (await client.query<{ value: string }>(`select current_setting('synchronous_commit') as value`)).rows[0]?.value;
     try {
       const repo = new LoginRepo(drizzle(client) as unknown as Db);
-      const input = { userId: 1, userKey: 'user:nobody', ipKey: 'ip:192.0.2.1', ipPolicy: IP_POLICY };
+      const event = { actorType: 'system' as const, module: 'auth', type: 'auth.login_succeeded' };
+      const input = { userId: 1, userKey: 'user:nobody', ipKey: 'ip:192.0.2.1', ipPolicy: IP_POLICY, event };
       expect(await setting()).toBe('on');
       await client.query('begin');
       await repo.succeed(input);

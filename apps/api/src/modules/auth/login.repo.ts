@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
 import { preparedRows } from '#src/db/rows.js';
-import { authFailures, groupMembers, groups, sessions, users } from '#src/db/schema/index.js';
+import { authFailures, events, groupMembers, groups, sessions, users } from '#src/db/schema/index.js';
+import type { NewEventRow } from '#src/modules/events/events.repo.js';
 import type { UserRow } from '#src/modules/users/users.repo.js';
 
 export interface FailurePolicy {
@@ -49,6 +50,36 @@ interface AttemptRow {
 }
 
 const seconds = (n: number) => `${n} seconds`;
+
+type EventParam =
+  | 'eActorType'
+  | 'eUserId'
+  | 'eUsername'
+  | 'eIp'
+  | 'eUserAgent'
+  | 'eModule'
+  | 'eType'
+  | 'eObjectType'
+  | 'eObjectId'
+  | 'eObjectName'
+  | 'eSubjectUserId'
+  | 'eDetails';
+
+/** An event row as the success statement's parameters. */
+const eventParams = (e: NewEventRow): Record<EventParam, unknown> => ({
+  eActorType: e.actorType,
+  eUserId: e.userId ?? null,
+  eUsername: e.username ?? null,
+  eIp: e.ip ?? null,
+  eUserAgent: e.userAgent ?? null,
+  eModule: e.module,
+  eType: e.type,
+  eObjectType: e.objectType ?? null,
+  eObjectId: e.objectId ?? null,
+  eObjectName: e.objectName ?? null,
+  eSubjectUserId: e.subjectUserId ?? null,
+  eDetails: JSON.stringify(e.details ?? {}),
+});
 
 /** `begin`'s statement (see there); the policies are values too, so its text never changes. */
 const beginStatement = preparedRows<
@@ -107,11 +138,23 @@ const beginStatement = preparedRows<
  * writer's delay (≤ 3 × `wal_writer_delay`, 600 ms by default) can lose is only this statement's
  * effect: the new session (the user signs in again) and the clearing of the counters (they stay
  * higher, the strict side). `begin`, which counts the failures, still commits synchronously, and
- * concurrent statements see the commit at once either way.
+ * concurrent statements see the commit at once either way. The login's event (ADR-005) is one
+ * more CTE of the same statement, so it commits with the session or not at all.
  */
 const succeedStatement = preparedRows<
   { groups: string[]; is_admin: boolean },
-  'userId' | 'userKey' | 'ipKey' | 'ipLimit' | 'create' | 'sessionId' | 'previousId' | 'state' | 'ip' | 'userAgent' | 'expiresAt'
+  | 'userId'
+  | 'userKey'
+  | 'ipKey'
+  | 'ipLimit'
+  | 'create'
+  | 'sessionId'
+  | 'previousId'
+  | 'state'
+  | 'ip'
+  | 'userAgent'
+  | 'expiresAt'
+  | EventParam
 >(
   (p) => sql`with cleared as (
           delete from ${authFailures} where key = ${p.userKey}
@@ -130,6 +173,13 @@ const succeedStatement = preparedRows<
           select ${p.sessionId}::text, ${p.userId}::int, ${p.state}::text, ${p.ip}::text,
             ${p.userAgent}::text, ${p.expiresAt}::timestamptz
           where ${p.create}::boolean
+        ),
+        logged as (
+          insert into ${events} (actor_type, user_id, username, ip, user_agent, module, type, object_type, object_id, object_name,
+            subject_user_id, details)
+          values (${p.eActorType}::text, ${p.eUserId}::int, ${p.eUsername}::text, ${p.eIp}::text, ${p.eUserAgent}::text,
+            ${p.eModule}::text, ${p.eType}::text, ${p.eObjectType}::text, ${p.eObjectId}::text, ${p.eObjectName}::text,
+            ${p.eSubjectUserId}::int, ${p.eDetails}::jsonb)
         )
         select coalesce(array_agg(g.name order by g.name), '{}') as groups, coalesce(bool_or(g.is_admin), false) as is_admin,
           (select set_config('synchronous_commit', 'off', true)) as synchronous_commit
@@ -193,7 +243,8 @@ export class LoginRepo {
   /**
    * After a correct password: clears the account's counter, takes this attempt back from the IP
    * counter (lifting a lock it may have set), and — when `session` is given — replaces the
-   * caller's previous session with a new one. Returns the user's group names and admin flag.
+   * caller's previous session with a new one, and records `event`. Returns the user's group names
+   * and admin flag.
    */
   async succeed(input: {
     userId: number;
@@ -208,6 +259,7 @@ export class LoginRepo {
       userAgent: string | null;
       expiresAt: Date;
     };
+    event: NewEventRow;
   }): Promise<{ groups: string[]; isAdmin: boolean }> {
     const s = input.session;
     const [row] = await succeedStatement(this.db, {
@@ -222,6 +274,7 @@ export class LoginRepo {
       ip: s?.ip ?? null,
       userAgent: s?.userAgent ?? null,
       expiresAt: s?.expiresAt.toISOString() ?? null,
+      ...eventParams(input.event),
     });
     return { groups: row?.groups ?? [], isAdmin: row?.is_admin ?? false };
   }

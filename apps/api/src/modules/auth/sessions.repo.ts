@@ -60,12 +60,25 @@ export class SessionsRepo {
     await this.db.update(sessions).set({ lastSeenAt: new Date(), expiresAt }).where(eq(sessions.id, id));
   }
 
-  async delete(id: string): Promise<void> {
-    await this.db.delete(sessions).where(eq(sessions.id, id));
+  /** Ends one session; returns whose it was (undefined when there was none). */
+  async delete(id: string): Promise<{ userId: number; username: string } | undefined> {
+    const [row] = await this.db
+      .delete(sessions)
+      .where(eq(sessions.id, id))
+      .returning({
+        userId: sessions.userId,
+        username: sql<string>`(select ${users.username} from ${users} where ${users.id} = ${sessions.userId})`,
+      });
+    return row;
   }
 
-  async deleteForUser(userId: number, exceptSessionId?: string): Promise<void> {
-    await this.db.delete(sessions).where(and(eq(sessions.userId, userId), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined));
+  /** Ends a user's sessions (but `exceptSessionId`); returns how many ended. */
+  async deleteForUser(userId: number, exceptSessionId?: string): Promise<number> {
+    const rows = await this.db
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined))
+      .returning({ id: sessions.id });
+    return rows.length;
   }
 
   async deleteExpired(): Promise<number> {

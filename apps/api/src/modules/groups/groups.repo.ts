@@ -62,9 +62,14 @@ export class GroupsRepo {
     await this.db.delete(groups).where(eq(groups.id, id));
   }
 
-  async addMembers(pairs: { groupId: number; userId: number }[]): Promise<void> {
-    if (pairs.length === 0) return;
-    await this.db.insert(groupMembers).values(pairs).onConflictDoNothing();
+  /** Adds the pairs that are not members yet; returns those it added. */
+  async addMembers(pairs: { groupId: number; userId: number }[]): Promise<{ groupId: number; userId: number }[]> {
+    if (pairs.length === 0) return [];
+    return this.db
+      .insert(groupMembers)
+      .values(pairs)
+      .onConflictDoNothing()
+      .returning({ groupId: groupMembers.groupId, userId: groupMembers.userId });
   }
 
   async removeMember(groupId: number, userId: number): Promise<boolean> {

@@ -12,6 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { problems } from '#src/lib/route-schemas.js';
+import { actorOf } from '#src/plugins/session.js';
 
 export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['groups'];
@@ -40,7 +41,7 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: { tags, summary: 'Create a group', body: CreateGroupBodySchema, response: { 201: GroupSchema, ...problems(400, 401, 403) } },
     },
-    async (request, reply) => reply.code(201).send(await groups.create(request.body)),
+    async (request, reply) => reply.code(201).send(await groups.create(actorOf(request), request.body)),
   );
 
   app.get(
@@ -60,7 +61,7 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: GroupSchema, ...problems(400, 401, 403, 404, 409) },
       },
     },
-    (request) => groups.update(request.params.name, request.body),
+    (request) => groups.update(actorOf(request), request.params.name, request.body),
   );
 
   app.delete(
@@ -74,7 +75,7 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await groups.delete(request.params.name);
+      await groups.delete(actorOf(request), request.params.name);
       return reply.code(204).send(null);
     },
   );
@@ -90,7 +91,7 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await groups.assign(request.body);
+      await groups.assign(actorOf(request), request.body);
       return reply.code(204).send(null);
     },
   );
@@ -106,7 +107,7 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: GroupSchema, ...problems(400, 401, 403, 404) },
       },
     },
-    (request) => groups.addMember(request.params.group, request.body.username),
+    (request) => groups.addMember(actorOf(request), request.params.group, request.body.username),
   );
 
   app.delete(
@@ -120,7 +121,7 @@ export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await groups.removeMember(request.params.group, request.params.username);
+      await groups.removeMember(actorOf(request), request.params.group, request.params.username);
       return reply.code(204).send(null);
     },
   );

@@ -10,9 +10,13 @@ import type { Db } from '#src/db/client.js';
 import { isUniqueViolation } from '#src/lib/db-errors.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import { DevicesRepo } from '#src/modules/devices/devices.repo.js';
+import { type EventActor, userActor } from '#src/modules/events/event-actor.js';
+import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
 import { syncUserDevices } from '#src/modules/networks/device-placement.js';
 import { withAdminInvariant } from '#src/modules/users/admin-invariant.js';
+import type { Actor } from '#src/modules/users/users.service.js';
 import { UsersRepo } from '#src/modules/users/users.repo.js';
+import { groupObject, memberEvent } from './groups.events.js';
 import { type GroupRecord, type GroupRow, GroupsRepo } from './groups.repo.js';
 
 const toGroup = (g: GroupRecord): Group => ({ name: g.name, members: g.members, is_admin: g.isAdmin });
@@ -35,18 +39,30 @@ const reservedName = () =>
     { path: 'name', code: 'reserved', message: 'This name is reserved' },
   ]);
 
-/** Resolves usernames to ids; unknown names are a 400 naming them. */
-async function resolveUsers(tx: Db, usernames: string[], path: string): Promise<number[]> {
+type UserRef = { id: number; username: string };
+
+/** Resolves usernames to users; unknown names are a 400 naming them. */
+async function resolveUsers(tx: Db, usernames: string[], path: string): Promise<UserRef[]> {
   // One query for the whole list: a body may name thousands of users.
   const found = await new UsersRepo(tx).findManyByUsername(usernames);
   const known = new Set(found.map((u) => u.username.toLowerCase()));
   const missing = [...new Set(usernames.map((u) => u.toLowerCase()))].filter((u) => !known.has(u));
-  const ids = found.map((u) => u.id);
   if (missing.length > 0) {
     const shown = missing.length > 20 ? `${missing.slice(0, 20).join(', ')} and ${missing.length - 20} more` : missing.join(', ');
     throw new HttpProblem(400, 'validation.failed', `Unknown users: ${shown}`, [userNotFoundField(path, shown)]);
   }
-  return ids;
+  return found;
+}
+
+const ids = (list: UserRef[]) => list.map((u) => u.id);
+
+/** `group.member_added` for the pairs that were inserted (already a member adds nothing). */
+function addedEvents(by: EventActor, groups: GroupRow[], users: UserRef[], inserted: { groupId: number; userId: number }[]): DomainEvent[] {
+  return inserted.flatMap((pair) => {
+    const group = groups.find((g) => g.id === pair.groupId);
+    const user = users.find((u) => u.id === pair.userId);
+    return group && user ? [memberEvent('group.member_added', by, group, user)] : [];
+  });
 }
 
 /** Group membership decides which locations a user's devices join (location allowed groups). */
@@ -81,16 +97,22 @@ export class GroupsService {
     return toGroup(record);
   }
 
-  async create(body: CreateGroupBody): Promise<Group> {
+  async create(actor: Actor, body: CreateGroupBody): Promise<Group> {
     if (await this.#repo.findByName(body.name)) throw nameTaken();
+    const by = userActor(actor);
     const created = await this.db
       .transaction(async (txRaw) => {
         const tx = txRaw as unknown as Db;
         const repo = new GroupsRepo(tx);
-        const memberIds = await resolveUsers(tx, body.members ?? [], 'members');
+        const members = await resolveUsers(tx, body.members ?? [], 'members');
         const row = await repo.insert(body.name, body.is_admin ?? false);
-        await repo.addMembers(memberIds.map((userId) => ({ groupId: row.id, userId })));
-        await syncDevicesOf(tx, memberIds);
+        const inserted = await repo.addMembers(members.map((u) => ({ groupId: row.id, userId: u.id })));
+        await syncDevicesOf(tx, ids(members));
+        await recordEvent(
+          tx,
+          { type: 'group.created', actor: by, object: groupObject(row), details: { is_admin: row.isAdmin } },
+          ...addedEvents(by, [row], members, inserted),
+        );
         return row;
       })
       .catch((error: unknown) => {
@@ -100,22 +122,43 @@ export class GroupsService {
     return this.get(created.name);
   }
 
-  async update(name: string, body: UpdateGroupBody): Promise<Group> {
+  async update(actor: Actor, name: string, body: UpdateGroupBody): Promise<Group> {
     const group = await this.#require(name);
     if (body.name.toLowerCase() !== group.name.toLowerCase()) {
       // The update schema lets an existing group keep a name that became reserved; a rename may not.
       if (isReservedGroupName(body.name)) throw reservedName();
       if (await this.#repo.findByName(body.name)) throw nameTaken();
     }
+    const by = userActor(actor);
+    const renamed = { id: group.id, name: body.name };
     await withAdminInvariant(this.db, async (tx) => {
       const repo = new GroupsRepo(tx);
+      const events: DomainEvent[] = [];
       await repo.update(group.id, { name: body.name, ...(body.is_admin !== undefined ? { isAdmin: body.is_admin } : {}) });
-      if (body.members !== undefined) {
-        const before = (await repo.withMembers([group]))[0]?.members ?? [];
-        const after = await resolveUsers(tx, body.members, 'members');
-        await repo.replaceMembers(group.id, after);
-        await syncDevicesOf(tx, [...after, ...(await resolveUsers(tx, before, 'members'))]);
+      if (body.name !== group.name) {
+        events.push({
+          type: 'group.renamed',
+          actor: by,
+          object: groupObject(renamed),
+          details: { old_name: group.name, new_name: body.name },
+        });
       }
+      if (body.is_admin !== undefined && body.is_admin !== group.isAdmin) {
+        events.push({ type: 'group.admin_changed', actor: by, object: groupObject(renamed), details: { is_admin: body.is_admin } });
+      }
+      if (body.members !== undefined) {
+        const before = await resolveUsers(tx, (await repo.withMembers([group]))[0]?.members ?? [], 'members');
+        const after = await resolveUsers(tx, body.members, 'members');
+        await repo.replaceMembers(group.id, ids(after));
+        await syncDevicesOf(tx, [...ids(after), ...ids(before)]);
+        const had = new Set(ids(before));
+        const has = new Set(ids(after));
+        events.push(
+          ...after.filter((u) => !had.has(u.id)).map((u) => memberEvent('group.member_added', by, renamed, u)),
+          ...before.filter((u) => !has.has(u.id)).map((u) => memberEvent('group.member_removed', by, renamed, u)),
+        );
+      }
+      await recordEvent(tx, ...events);
     }).catch((error: unknown) => {
       if (isUniqueViolation(error, 'groups_name_lower_key')) throw nameTaken();
       throw error;
@@ -123,17 +166,23 @@ export class GroupsService {
     return this.get(body.name);
   }
 
-  async delete(name: string): Promise<void> {
+  async delete(actor: Actor, name: string): Promise<void> {
     const group = await this.#require(name);
     await withAdminInvariant(this.db, async (tx) => {
       const repo = new GroupsRepo(tx);
       const members = (await repo.withMembers([group]))[0]?.members ?? [];
       await repo.delete(group.id);
-      await syncDevicesOf(tx, await resolveUsers(tx, members, 'members'));
+      await syncDevicesOf(tx, ids(await resolveUsers(tx, members, 'members')));
+      await recordEvent(tx, {
+        type: 'group.deleted',
+        actor: userActor(actor),
+        object: groupObject(group),
+        details: { is_admin: group.isAdmin, members: members.length },
+      });
     });
   }
 
-  async assign(body: GroupsAssignBody): Promise<void> {
+  async assign(actor: Actor, body: GroupsAssignBody): Promise<void> {
     await this.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
       const repo = new GroupsRepo(tx);
@@ -149,13 +198,14 @@ export class GroupsService {
           },
         ]);
       }
-      const userIds = await resolveUsers(tx, body.users, 'users');
-      await repo.addMembers(groups.flatMap((g) => userIds.map((userId) => ({ groupId: g.id, userId }))));
-      await syncDevicesOf(tx, userIds);
+      const users = await resolveUsers(tx, body.users, 'users');
+      const inserted = await repo.addMembers(groups.flatMap((g) => users.map((u) => ({ groupId: g.id, userId: u.id }))));
+      await syncDevicesOf(tx, ids(users));
+      await recordEvent(tx, ...addedEvents(userActor(actor), groups, users, inserted));
     });
   }
 
-  async addMember(groupName: string, username: string): Promise<Group> {
+  async addMember(actor: Actor, groupName: string, username: string): Promise<Group> {
     const group = await this.#require(groupName);
     const user = await new UsersRepo(this.db).findByUsername(username);
     if (!user) {
@@ -163,13 +213,14 @@ export class GroupsService {
     }
     await this.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
-      await new GroupsRepo(tx).addMembers([{ groupId: group.id, userId: user.id }]);
+      const inserted = await new GroupsRepo(tx).addMembers([{ groupId: group.id, userId: user.id }]);
       await syncDevicesOf(tx, [user.id]);
+      await recordEvent(tx, ...addedEvents(userActor(actor), [group], [user], inserted));
     });
     return this.get(group.name);
   }
 
-  async removeMember(groupName: string, username: string): Promise<void> {
+  async removeMember(actor: Actor, groupName: string, username: string): Promise<void> {
     const group = await this.#require(groupName);
     const user = await new UsersRepo(this.db).findByUsername(username);
     if (!user) throw new HttpProblem(404, 'user.not_found', `User '${username}' does not exist.`);
@@ -177,6 +228,7 @@ export class GroupsService {
       const removed = await new GroupsRepo(tx).removeMember(group.id, user.id);
       if (!removed) throw new HttpProblem(404, 'group.member_not_found', `'${username}' is not a member of '${group.name}'.`);
       await syncDevicesOf(tx, [user.id]);
+      await recordEvent(tx, memberEvent('group.member_removed', userActor(actor), group, user));
     });
   }
 }

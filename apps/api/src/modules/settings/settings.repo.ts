@@ -14,6 +14,14 @@ export class SettingsRepo {
     return row ?? this.ensure();
   }
 
+  /** The row, locked until the transaction ends (created first when missing). */
+  async getForUpdate(): Promise<SettingsRow> {
+    await this.ensure();
+    const [row] = await this.db.select().from(settings).where(eq(settings.id, SINGLETON)).for('update');
+    if (!row) throw new Error('settings row missing');
+    return row;
+  }
+
   async ensure(): Promise<SettingsRow> {
     await this.db
       .insert(settings)

@@ -8,6 +8,7 @@ import {
 } from '@palisade/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { problems } from '#src/lib/route-schemas.js';
+import { actorOf } from '#src/plugins/session.js';
 
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['settings'];
@@ -35,7 +36,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: SettingsSchema, ...problems(400, 401, 403) },
       },
     },
-    (request) => settings.update(request.body),
+    (request) => settings.update(actorOf(request), request.body),
   );
 
   app.patch(
@@ -48,7 +49,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: SettingsSchema, ...problems(400, 401, 403) },
       },
     },
-    (request) => settings.update(request.body),
+    (request) => settings.update(actorOf(request), request.body),
   );
 
   app.get(
@@ -73,6 +74,6 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: EnterpriseSettingsSchema, ...problems(400, 401, 403) },
       },
     },
-    (request) => settings.updateEnterprise(request.body),
+    (request) => settings.updateEnterprise(actorOf(request), request.body),
   );
 };

@@ -1,5 +1,7 @@
 import type { EnterpriseSettings, Module, PatchEnterpriseSettingsBody, PatchSettingsBody, Settings } from '@palisade/contracts';
 import type { Db } from '#src/db/client.js';
+import { type SignedInActor, userActor } from '#src/modules/events/event-actor.js';
+import { recordEvent } from '#src/modules/events/record-event.js';
 import { SettingsRepo, type SettingsRow } from './settings.repo.js';
 
 /** Which modules are enabled (settings `<module>_enabled`); the access plugin gates routes on it. */
@@ -51,7 +53,7 @@ export class SettingsService {
   #writes = 0;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly now: () => number = Date.now,
   ) {
     this.#repo = new SettingsRepo(db);
@@ -88,8 +90,8 @@ export class SettingsService {
     return row;
   }
 
-  async update(body: PatchSettingsBody): Promise<Settings> {
-    const row = await this.#repo.update({
+  async update(actor: SignedInActor, body: PatchSettingsBody): Promise<Settings> {
+    const row = await this.#change(actor, 'settings.modified', toSettings, {
       ...(body.instance_name !== undefined && { instanceName: body.instance_name }),
       ...(body.main_logo_url !== undefined && { mainLogoUrl: body.main_logo_url }),
       ...(body.nav_logo_url !== undefined && { navLogoUrl: body.nav_logo_url }),
@@ -100,16 +102,40 @@ export class SettingsService {
       ...(body.activity_log_retention_days !== undefined && { activityLogRetentionDays: body.activity_log_retention_days }),
       ...(body.egress_allow_cidrs !== undefined && { egressAllowCidrs: [...new Set(body.egress_allow_cidrs)] }),
     });
+    return toSettings(row);
+  }
+
+  /**
+   * Writes `values` and records `type` with the keys whose value changed (in `view`'s terms), in
+   * one transaction that holds the row, so concurrent writers each report their own change.
+   */
+  async #change<T extends object>(
+    actor: SignedInActor,
+    type: 'settings.modified' | 'enterprise_settings.modified',
+    view: (row: SettingsRow) => T,
+    values: Parameters<SettingsRepo['update']>[0],
+  ): Promise<SettingsRow> {
+    const row = await this.db.transaction(async (raw) => {
+      const tx = raw as unknown as Db;
+      const repo = new SettingsRepo(tx);
+      const before = view(await repo.getForUpdate());
+      const updated = await repo.update(values);
+      const after = view(updated);
+      const keys = Object.keys(after).filter((k) => JSON.stringify(after[k as keyof T]) !== JSON.stringify(before[k as keyof T]));
+      if (keys.length > 0) await recordEvent(tx, { type, actor: userActor(actor), object: { type: 'settings' }, details: { keys } });
+      return updated;
+    });
     this.#writes += 1;
-    return toSettings(this.#remember(row));
+    this.#remember(row);
+    return row;
   }
 
   async getEnterprise(): Promise<EnterpriseSettings> {
     return toEnterpriseSettings(await this.#repo.get());
   }
 
-  async updateEnterprise(body: PatchEnterpriseSettingsBody): Promise<EnterpriseSettings> {
-    const row = await this.#repo.update({
+  async updateEnterprise(actor: SignedInActor, body: PatchEnterpriseSettingsBody): Promise<EnterpriseSettings> {
+    const row = await this.#change(actor, 'enterprise_settings.modified', toEnterpriseSettings, {
       ...(body.admin_device_management !== undefined && { adminDeviceManagement: body.admin_device_management }),
       ...(body.disable_all_traffic !== undefined && { disableAllTraffic: body.disable_all_traffic }),
       ...(body.disable_manual_config !== undefined && { disableManualConfig: body.disable_manual_config }),

@@ -35,7 +35,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v1/user',
     { schema: { tags, summary: 'Create a user', body: CreateUserBodySchema, response: { 201: UserSchema, ...problems(400, 401, 403) } } },
-    async (request, reply) => reply.code(201).send(await users.create(request.body)),
+    async (request, reply) => reply.code(201).send(await users.create(actorOf(request), request.body)),
   );
 
   app.post(
@@ -115,7 +115,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await users.setPassword(request.params.username, request.body.new_password);
+      await users.setPassword(actorOf(request), request.params.username, request.body.new_password);
       return reply.code(204).send(null);
     },
   );

@@ -12,9 +12,13 @@ import { isUniqueViolation } from '#src/lib/db-errors.js';
 import { hashPassword, verifyPassword } from '#src/lib/password.js';
 import { HttpProblem, forbidden } from '#src/lib/problem.js';
 import { SessionsRepo } from '#src/modules/auth/sessions.repo.js';
+import { userActor } from '#src/modules/events/event-actor.js';
+import { type DomainEvent, recordEvent, withEvents } from '#src/modules/events/record-event.js';
+import { membershipEvents } from '#src/modules/groups/groups.events.js';
 import { GroupsRepo } from '#src/modules/groups/groups.repo.js';
 import { syncUserDevices } from '#src/modules/networks/device-placement.js';
 import { withAdminInvariant } from './admin-invariant.js';
+import { changedUserFields, userIdentity, userObject } from './users.events.js';
 import { listRowToUser, toUser } from './users.mapper.js';
 import { type UserRow, UsersRepo } from './users.repo.js';
 
@@ -102,21 +106,29 @@ export class UsersService {
     return (await this.#repo.findManyByUsername([...RESERVED_USERNAMES])).map((u) => u.username);
   }
 
-  async create(body: CreateUserBody): Promise<User> {
+  async create(actor: Actor, body: CreateUserBody): Promise<User> {
     if (isReservedUsername(body.username)) throw reservedName();
     if (await this.#repo.findByUsername(body.username)) throw usernameTaken();
     if (await this.#repo.findByEmail(body.email)) throw emailTaken();
     const passwordHash = body.password ? await hashPassword(body.password) : null;
-    const row = await this.#repo
-      .insert({
+    const row = await withEvents(this.db, async (tx) => {
+      const created = await new UsersRepo(tx).insert({
         username: body.username,
         firstName: body.first_name,
         lastName: body.last_name,
         email: body.email,
         phone: body.phone || null,
         passwordHash,
-      })
-      .catch(uniqueToProblem);
+      });
+      const event: DomainEvent = {
+        type: 'user.created',
+        actor: userActor(actor),
+        object: userObject(created),
+        subjectUserId: created.id,
+        details: userIdentity(created),
+      };
+      return { result: created, events: [event] };
+    }).catch(uniqueToProblem);
     return toUser({ ...row, groups: [], isAdmin: false });
   }
 
@@ -137,9 +149,14 @@ export class UsersService {
     if (body.email.toLowerCase() !== target.email.toLowerCase() && (await this.#repo.findByEmail(body.email))) {
       throw emailTaken();
     }
-    const deactivating = body.is_active === false && target.isActive;
+    const deactivating = actor.isAdmin && body.is_active === false && target.isActive;
+    const activating = actor.isAdmin && body.is_active === true && !target.isActive;
+    const changingGroups = actor.isAdmin && body.groups !== undefined && !sameSet(body.groups, current.groups);
+    const by = userActor(actor);
+    const object = userObject({ id: target.id, username: body.username });
     await withAdminInvariant(this.db, async (tx) => {
       const repo = new UsersRepo(tx);
+      const events: DomainEvent[] = [];
       await repo
         .update(target.id, {
           username: body.username,
@@ -150,7 +167,7 @@ export class UsersService {
           ...(actor.isAdmin && body.is_active !== undefined ? { isActive: body.is_active } : {}),
         })
         .catch(uniqueToProblem);
-      if (actor.isAdmin && body.groups !== undefined && !sameSet(body.groups, current.groups)) {
+      if (changingGroups && body.groups !== undefined) {
         const found = await new GroupsRepo(tx).findManyByName(body.groups);
         const missing = body.groups.filter((g) => !found.some((f) => f.name.toLowerCase() === g.toLowerCase()));
         if (missing.length > 0) {
@@ -163,14 +180,25 @@ export class UsersService {
             },
           ]);
         }
+        const before = await new GroupsRepo(tx).findManyByName(current.groups);
         await new GroupsRepo(tx).setUserGroups(
           target.id,
           found.map((g) => g.id),
         );
         await syncUserDevices(tx, target.id);
+        events.push(...membershipEvents(by, { id: target.id, username: body.username }, before, found));
+      }
+      const fields = changedUserFields(current, body, changingGroups, deactivating || activating);
+      if (fields.length > 0) events.unshift({ type: 'user.modified', actor: by, object, subjectUserId: target.id, details: { fields } });
+      if (deactivating || activating) {
+        events.push({ type: deactivating ? 'user.disabled' : 'user.enabled', actor: by, object, subjectUserId: target.id });
       }
       // Disabling ends every session of the user at once.
-      if (deactivating) await new SessionsRepo(tx).deleteForUser(target.id);
+      if (deactivating) {
+        const count = await new SessionsRepo(tx).deleteForUser(target.id);
+        if (count > 0) events.push({ type: 'auth.sessions_ended', actor: by, object, subjectUserId: target.id, details: { count } });
+      }
+      await recordEvent(tx, ...events);
     });
     return this.get(body.username);
   }
@@ -178,14 +206,34 @@ export class UsersService {
   async delete(actor: Actor, username: string): Promise<void> {
     const target = await this.require(username);
     if (target.id === actor.userId) throw new HttpProblem(409, 'user.self_delete', 'You cannot delete your own account.');
-    await withAdminInvariant(this.db, (tx) => new UsersRepo(tx).delete(target.id));
+    await withAdminInvariant(this.db, async (tx) => {
+      await new UsersRepo(tx).delete(target.id);
+      await recordEvent(tx, {
+        type: 'user.deleted',
+        actor: userActor(actor),
+        object: userObject(target),
+        subjectUserId: target.id,
+        details: userIdentity(target),
+      });
+    });
   }
 
   /** An admin sets another user's password; the user's sessions end. */
-  async setPassword(username: string, newPassword: string): Promise<void> {
+  async setPassword(actor: Actor, username: string, newPassword: string): Promise<void> {
     const target = await this.require(username);
-    await this.#repo.update(target.id, { passwordHash: await hashPassword(newPassword) });
-    await new SessionsRepo(this.db).deleteForUser(target.id);
+    const passwordHash = await hashPassword(newPassword);
+    await withEvents(this.db, async (tx) => {
+      await new UsersRepo(tx).update(target.id, { passwordHash });
+      const ended = await new SessionsRepo(tx).deleteForUser(target.id);
+      const event: DomainEvent = {
+        type: 'user.password_set',
+        actor: userActor(actor),
+        object: userObject(target),
+        subjectUserId: target.id,
+        details: { sessions_ended: ended },
+      };
+      return { result: undefined, events: [event] };
+    });
   }
 
   /** A user changes their own password; other sessions of theirs end, this one stays. */
@@ -196,7 +244,17 @@ export class UsersService {
         { path: 'old_password', code: 'invalid', message: 'Invalid value' },
       ]);
     }
-    await this.#repo.update(me.id, { passwordHash: await hashPassword(newPassword) });
-    await new SessionsRepo(this.db).deleteForUser(me.id, actor.sessionId);
+    const passwordHash = await hashPassword(newPassword);
+    await withEvents(this.db, async (tx) => {
+      await new UsersRepo(tx).update(me.id, { passwordHash });
+      const ended = await new SessionsRepo(tx).deleteForUser(me.id, actor.sessionId);
+      const event: DomainEvent = {
+        type: 'user.password_changed',
+        actor: userActor(actor),
+        object: userObject(me),
+        details: { other_sessions_ended: ended },
+      };
+      return { result: undefined, events: [event] };
+    });
   }
 }
