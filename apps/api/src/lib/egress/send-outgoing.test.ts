@@ -265,6 +265,14 @@ describe('sendOutgoing: TLS', () => {
     expect(byAddress.kind).toBe('tls');
   });
 
+  it('trusts nothing from a malformed CA: a TLS failure, not a connection to an unverified server', async () => {
+    const server = await serve(startHttpsServer(ok, { key: certs.key, cert: certs.cert }));
+    const err = await failureOf(
+      send(`https://localhost:${server.port}/`, { policy: LOOPBACK, ca: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n' }),
+    );
+    expect(err.kind).toBe('tls');
+  });
+
   it('reports plain HTTP behind an https URL as a TLS failure', async () => {
     const plain = await serve(startHttpServer(ok));
     expect((await failureOf(send(`https://127.0.0.1:${plain.port}/`, { policy: LOOPBACK }))).kind).toBe('tls');

@@ -50,7 +50,7 @@ export class EgressRequestError extends Error {
 }
 
 const DEFAULT_MAX_RESPONSE_BYTES = 1024;
-const TLS_ERROR_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|EPROTO$)/;
+const TLS_ERROR_CODE = /^(ERR_TLS_|ERR_SSL_|ERR_OSSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|EPROTO$)/;
 
 export async function sendOutgoing(req: OutgoingRequest): Promise<OutgoingResponse> {
   const started = performance.now();
@@ -97,11 +97,10 @@ function checkedLookup(addresses: ResolvedAddress[]): LookupFunction {
   };
 }
 
-function requestOptions(req: OutgoingRequest, destination: Destination): https.RequestOptions {
+function requestOptions(req: OutgoingRequest, destination: Destination, bodyLength: number): https.RequestOptions {
   const { url, hostname, isIpLiteral, addresses } = destination;
-  const body = typeof req.body === 'string' ? Buffer.from(req.body) : req.body;
   const headers: Record<string, string> = { 'user-agent': 'Palisade', ...req.headers };
-  headers['content-length'] = String(body.length);
+  headers['content-length'] = String(bodyLength);
   if (req.basicAuth) {
     const { username, password } = req.basicAuth;
     headers.authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
@@ -127,35 +126,64 @@ function classify(err: unknown, timedOut: boolean, timeoutMs: number, durationMs
   return new EgressRequestError(kind, code && !message.includes(code) ? `${message} (${code})` : message, durationMs, err);
 }
 
+interface ResponseHead {
+  status: number;
+  retryAfterMs?: number;
+}
+
+function headOf(res: http.IncomingMessage): ResponseHead {
+  const header = res.headers['retry-after'];
+  const retryAfterMs = parseRetryAfter(Array.isArray(header) ? header[0] : header);
+  return { status: res.statusCode ?? 0, ...(retryAfterMs !== undefined && { retryAfterMs }) };
+}
+
+/** Reads at most `limit` bytes of the body; `done` runs when they are in, or the body ends or breaks. */
+function readExcerpt(res: http.IncomingMessage, limit: number, done: () => void): () => string {
+  const decoder = new StringDecoder('utf8');
+  let excerpt = '';
+  let received = 0;
+  if (limit <= 0) {
+    done();
+    return () => excerpt;
+  }
+  res.on('data', (chunk: Buffer) => {
+    if (received >= limit) return;
+    const take = chunk.subarray(0, limit - received);
+    received += take.length;
+    // StringDecoder holds back an incomplete trailing character instead of mangling it.
+    excerpt += decoder.write(take);
+    if (received >= limit) done();
+  });
+  for (const event of ['end', 'close', 'error']) res.on(event, done);
+  return () => excerpt;
+}
+
 function exchange(req: OutgoingRequest, destination: Destination, remainingMs: number, started: number): Promise<OutgoingResponse> {
   const elapsed = () => Math.round(performance.now() - started);
-  const limit = req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const transport = destination.url.protocol === 'https:' ? https : http;
+  const body = typeof req.body === 'string' ? Buffer.from(req.body) : req.body;
   return new Promise((resolve, reject) => {
     let settled = false;
     let timedOut = false;
-    let head: { status: number; retryAfterMs?: number } | undefined;
-    const decoder = new StringDecoder('utf8');
-    let excerpt = '';
-    let received = 0;
-    let request: http.ClientRequest;
-
-    const finish = () => {
-      if (settled || !head) return;
+    let head: ResponseHead | undefined;
+    let excerpt = () => '';
+    let request: http.ClientRequest | undefined;
+    const settle = () => {
       settled = true;
       clearTimeout(timer);
-      request.destroy();
-      const result: OutgoingResponse = { status: head.status, durationMs: elapsed(), excerpt };
-      if (head.retryAfterMs !== undefined) result.retryAfterMs = head.retryAfterMs;
-      resolve(result);
+      // Also what stops reading a body past the excerpt: the connection is not reused.
+      request?.destroy();
+    };
+    const finish = () => {
+      if (settled || !head) return;
+      settle();
+      resolve({ ...head, durationMs: elapsed(), excerpt: excerpt() });
     };
     const fail = (err: unknown) => {
       // An error after the status line (a reset mid-body) still leaves a response to report.
       if (head) return finish();
       if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      request?.destroy();
+      settle();
       reject(classify(err, timedOut, req.timeoutMs, elapsed()));
     };
     const timer = setTimeout(() => {
@@ -164,32 +192,16 @@ function exchange(req: OutgoingRequest, destination: Destination, remainingMs: n
       if (head) finish();
       else fail(new Error('timeout'));
     }, remainingMs);
-
     try {
-      request = transport.request(requestOptions(req, destination));
+      request = transport.request(requestOptions(req, destination, body.length));
     } catch (err) {
-      fail(err);
-      return;
+      return fail(err);
     }
     request.on('error', fail);
     request.on('response', (res) => {
-      const retryAfter = res.headers['retry-after'];
-      head = { status: res.statusCode ?? 0, retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) };
-      if (limit <= 0) {
-        finish();
-        return;
-      }
-      res.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        const take = chunk.subarray(0, limit - received);
-        received += take.length;
-        excerpt += decoder.write(take);
-        if (received >= limit) finish();
-      });
-      res.on('end', finish);
-      res.on('close', finish);
-      res.on('error', finish);
+      head = headOf(res);
+      excerpt = readExcerpt(res, req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, finish);
     });
-    request.end(typeof req.body === 'string' ? Buffer.from(req.body) : req.body);
+    request.end(body);
   });
 }
