@@ -65,7 +65,7 @@ export async function sendOutgoing(req: OutgoingRequest): Promise<OutgoingRespon
     destination = await resolveDestination(req.url, req.policy, req.timeoutMs);
   } catch (err) {
     if (err instanceof EgressBlockedError && err.reason !== 'unresolvable') {
-      throw new EgressRequestError('blocked', `refused: ${err.message}`, elapsed(), err);
+      throw new EgressRequestError('blocked', err.message, elapsed(), err);
     }
     // A name that does not resolve now may resolve later: a network failure, not a refusal.
     if (elapsed() >= req.timeoutMs) {
