@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from '#src/lib/crypto.js';
 import { ADMIN_PASSWORD, createTestApp, type TestApp } from '#test/helpers.js';
 
 /**
@@ -90,6 +91,29 @@ describe('logs never contain secrets', () => {
     for (const token of tokens) expect(text.includes(token), 'log contains a session token').toBe(false);
     expect(text).not.toMatch(/palisade_session=/);
     expect(text).not.toMatch(/\$argon2/);
+
+    // The same session as events (ADR-005): every column of every row, details JSON included.
+    const result = await t.database.db.execute(sql`select type, e::text as row from events e order by id`);
+    const events = (result as unknown as { rows: { type: string; row: string }[] }).rows;
+    expect(events.map((e) => e.type)).toEqual(
+      expect.arrayContaining([
+        'auth.login_failed',
+        'auth.login_succeeded',
+        'user.created',
+        'user.password_set',
+        'user.password_changed',
+        'auth.logout',
+      ]),
+    );
+    const stored = events.map((e) => e.row).join('\n');
+    for (const [name, secret] of Object.entries({ ...secrets, admin: ADMIN_PASSWORD })) {
+      expect(stored.includes(secret), `events contain the ${name} password`).toBe(false);
+    }
+    for (const token of tokens) {
+      expect(stored.includes(token), 'events contain a session token').toBe(false);
+      expect(stored.includes(sha256(token)), 'events contain a session id').toBe(false);
+    }
+    expect(stored).not.toMatch(/\$argon2/);
   });
 
   it('writes one access line per request, with method, URL, status and duration', async () => {
