@@ -18,6 +18,8 @@ import { Route as AuthedAdminConnectedUsersRouteImport } from './routes/_authed/
 import { Route as AuthedAdminGroupsRouteImport } from './routes/_authed/_admin/groups'
 import { Route as AuthedAdminNetworkDevicesRouteImport } from './routes/_authed/_admin/network-devices'
 import { Route as AuthedAdminSettingsRouteImport } from './routes/_authed/_admin/settings'
+import { Route as AuthedActivityLogIndexRouteImport } from './routes/_authed/activity-log.index'
+import { Route as AuthedActivityLogLiveRouteImport } from './routes/_authed/activity-log.live'
 import { Route as AuthedUsersUsernameRouteImport } from './routes/_authed/users.$username'
 import { Route as AuthedAdminLocationsIndexRouteImport } from './routes/_authed/_admin/locations.index'
 import { Route as AuthedAdminLocationsIdRouteImport } from './routes/_authed/_admin/locations.$id'
@@ -73,6 +75,16 @@ const AuthedAdminSettingsRoute = AuthedAdminSettingsRouteImport.update({
   id: '/settings',
   path: '/settings',
   getParentRoute: () => AuthedAdminRoute,
+} as any)
+const AuthedActivityLogIndexRoute = AuthedActivityLogIndexRouteImport.update({
+  id: '/activity-log/',
+  path: '/activity-log/',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedActivityLogLiveRoute = AuthedActivityLogLiveRouteImport.update({
+  id: '/activity-log/live',
+  path: '/activity-log/live',
+  getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedUsersUsernameRoute = AuthedUsersUsernameRouteImport.update({
   id: '/users/$username',
@@ -139,7 +151,9 @@ export interface FileRoutesByFullPath {
   '/groups': typeof AuthedAdminGroupsRoute
   '/network-devices': typeof AuthedAdminNetworkDevicesRoute
   '/settings': typeof AuthedAdminSettingsRoute
+  '/activity-log/live': typeof AuthedActivityLogLiveRoute
   '/users/$username': typeof AuthedUsersUsernameRoute
+  '/activity-log/': typeof AuthedActivityLogIndexRoute
   '/locations/$id': typeof AuthedAdminLocationsIdRoute
   '/locations/new': typeof AuthedAdminLocationsNewRoute
   '/overview/$locationId': typeof AuthedAdminOverviewLocationIdRoute
@@ -158,7 +172,9 @@ export interface FileRoutesByTo {
   '/groups': typeof AuthedAdminGroupsRoute
   '/network-devices': typeof AuthedAdminNetworkDevicesRoute
   '/settings': typeof AuthedAdminSettingsRoute
+  '/activity-log/live': typeof AuthedActivityLogLiveRoute
   '/users/$username': typeof AuthedUsersUsernameRoute
+  '/activity-log': typeof AuthedActivityLogIndexRoute
   '/locations/$id': typeof AuthedAdminLocationsIdRoute
   '/locations/new': typeof AuthedAdminLocationsNewRoute
   '/overview/$locationId': typeof AuthedAdminOverviewLocationIdRoute
@@ -180,7 +196,9 @@ export interface FileRoutesById {
   '/_authed/_admin/groups': typeof AuthedAdminGroupsRoute
   '/_authed/_admin/network-devices': typeof AuthedAdminNetworkDevicesRoute
   '/_authed/_admin/settings': typeof AuthedAdminSettingsRoute
+  '/_authed/activity-log/live': typeof AuthedActivityLogLiveRoute
   '/_authed/users/$username': typeof AuthedUsersUsernameRoute
+  '/_authed/activity-log/': typeof AuthedActivityLogIndexRoute
   '/_authed/_admin/locations/$id': typeof AuthedAdminLocationsIdRoute
   '/_authed/_admin/locations/new': typeof AuthedAdminLocationsNewRoute
   '/_authed/_admin/overview/$locationId': typeof AuthedAdminOverviewLocationIdRoute
@@ -201,7 +219,9 @@ export interface FileRouteTypes {
     | '/groups'
     | '/network-devices'
     | '/settings'
+    | '/activity-log/live'
     | '/users/$username'
+    | '/activity-log/'
     | '/locations/$id'
     | '/locations/new'
     | '/overview/$locationId'
@@ -220,7 +240,9 @@ export interface FileRouteTypes {
     | '/groups'
     | '/network-devices'
     | '/settings'
+    | '/activity-log/live'
     | '/users/$username'
+    | '/activity-log'
     | '/locations/$id'
     | '/locations/new'
     | '/overview/$locationId'
@@ -241,7 +263,9 @@ export interface FileRouteTypes {
     | '/_authed/_admin/groups'
     | '/_authed/_admin/network-devices'
     | '/_authed/_admin/settings'
+    | '/_authed/activity-log/live'
     | '/_authed/users/$username'
+    | '/_authed/activity-log/'
     | '/_authed/_admin/locations/$id'
     | '/_authed/_admin/locations/new'
     | '/_authed/_admin/overview/$locationId'
@@ -323,6 +347,20 @@ declare module '@tanstack/react-router' {
       fullPath: '/settings'
       preLoaderRoute: typeof AuthedAdminSettingsRouteImport
       parentRoute: typeof AuthedAdminRoute
+    }
+    '/_authed/activity-log/': {
+      id: '/_authed/activity-log/'
+      path: '/activity-log'
+      fullPath: '/activity-log/'
+      preLoaderRoute: typeof AuthedActivityLogIndexRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/activity-log/live': {
+      id: '/_authed/activity-log/live'
+      path: '/activity-log/live'
+      fullPath: '/activity-log/live'
+      preLoaderRoute: typeof AuthedActivityLogLiveRouteImport
+      parentRoute: typeof AuthedRoute
     }
     '/_authed/users/$username': {
       id: '/_authed/users/$username'
@@ -434,14 +472,18 @@ const AuthedAdminRouteWithChildren = AuthedAdminRoute._addFileChildren(
 interface AuthedRouteChildren {
   AuthedAdminRoute: typeof AuthedAdminRouteWithChildren
   AuthedIndexRoute: typeof AuthedIndexRoute
+  AuthedActivityLogLiveRoute: typeof AuthedActivityLogLiveRoute
   AuthedUsersUsernameRoute: typeof AuthedUsersUsernameRoute
+  AuthedActivityLogIndexRoute: typeof AuthedActivityLogIndexRoute
   AuthedUsersUsernameAddDeviceRoute: typeof AuthedUsersUsernameAddDeviceRoute
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedAdminRoute: AuthedAdminRouteWithChildren,
   AuthedIndexRoute: AuthedIndexRoute,
+  AuthedActivityLogLiveRoute: AuthedActivityLogLiveRoute,
   AuthedUsersUsernameRoute: AuthedUsersUsernameRoute,
+  AuthedActivityLogIndexRoute: AuthedActivityLogIndexRoute,
   AuthedUsersUsernameAddDeviceRoute: AuthedUsersUsernameAddDeviceRoute,
 }
 

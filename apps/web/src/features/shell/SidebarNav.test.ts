@@ -19,4 +19,10 @@ describe('activeNavEntry', () => {
     expect(activeNavEntry('/users', admin)).toBe('/users');
     expect(activeNavEntry('/settings', admin)).toBe('/settings');
   });
+
+  it('marks the activity log, whose entry every user has, on both of its tabs', () => {
+    expect(activeNavEntry('/activity-log', member)).toBe('/activity-log');
+    expect(activeNavEntry('/activity-log/live', member)).toBe('/activity-log');
+    expect(activeNavEntry('/activity-log/live', admin)).toBe('/activity-log');
+  });
 });

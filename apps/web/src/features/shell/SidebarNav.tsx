@@ -24,6 +24,9 @@ const ADMIN_ITEMS: readonly NavItem[] = [
   { to: '/settings', label: 'nav.settings', icon: 'settings' },
 ];
 
+/** Entries for every signed-in user, after the administrators' ones (the pages scope what each sees). */
+const EVERYONE_ITEMS: readonly NavItem[] = [{ to: '/activity-log', label: 'activity.nav', icon: 'activity' }];
+
 const EXACT = { exact: true, includeSearch: false } as const;
 
 /** The entry a path belongs to: another user's pages belong to Users, one's own to My profile. */
@@ -34,7 +37,7 @@ export function activeNavEntry(pathname: string, user: Pick<User, 'username' | '
     if (username === user.username) return 'profile';
     return user.is_admin ? '/users' : undefined;
   }
-  return ADMIN_ITEMS.map((item) => String(item.to)).find((to) => pathname === to || pathname.startsWith(`${to}/`));
+  return [...ADMIN_ITEMS, ...EVERYONE_ITEMS].map((item) => String(item.to)).find((to) => pathname === to || pathname.startsWith(`${to}/`));
 }
 
 export function SidebarNav({ user, settings }: { user: User; settings: SettingsEssentials | undefined }) {
@@ -43,7 +46,8 @@ export function SidebarNav({ user, settings }: { user: User; settings: SettingsE
   const active = activeNavEntry(pathname, user);
   // The router marks exact matches itself; deeper pages (`/locations/3`, another user's profile) are marked here.
   const current = (key: string) => ({ activeOptions: EXACT, ...(active === key ? ({ 'aria-current': 'page' } as const) : {}) });
-  const items = user.is_admin ? ADMIN_ITEMS.filter((item) => !item.module || isModuleEnabled(settings, item.module)) : [];
+  const adminItems = user.is_admin ? ADMIN_ITEMS.filter((item) => !item.module || isModuleEnabled(settings, item.module)) : [];
+  const items = [...adminItems, ...EVERYONE_ITEMS];
   return (
     <nav aria-label={t('nav.main')} className="sidebar__nav">
       <ul>

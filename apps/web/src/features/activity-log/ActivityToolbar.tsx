@@ -1,0 +1,84 @@
+import { EVENT_CATALOGUE, EVENT_MODULES, EVENT_TYPES, type EventModule, type EventType } from '@palisade/contracts';
+import { useEffect, useState } from 'react';
+import { Button } from '@/components/Button';
+import { useTranslation } from '@/i18n/use-translation';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
+import type { ActivitySearch } from './activity-search';
+import { DateRangeFilter } from './DateRangeFilter';
+import { eventLabelKey, moduleLabelKey } from './event-labels';
+import { OptionsFilter } from './OptionsFilter';
+import { UserFilter } from './UserFilter';
+
+/**
+ * Only what the product records today is offered: event types whose emitter arrives with a later
+ * capability, and modules with no such type yet, join the filters when they do.
+ */
+const isRecorded = (type: EventType) => !('later' in EVENT_CATALOGUE[type]);
+export const FILTER_EVENTS: readonly EventType[] = EVENT_TYPES.filter(isRecorded);
+export const FILTER_MODULES: readonly EventModule[] = EVENT_MODULES.filter((m) =>
+  FILTER_EVENTS.some((type) => EVENT_CATALOGUE[type].module === m),
+);
+
+interface ActivityToolbarProps {
+  search: ActivitySearch;
+  isAdmin: boolean;
+  onChange: (patch: Partial<ActivitySearch>) => void;
+  onClear: () => void;
+}
+
+/** Free text (debounced), time range, users (administrators only), modules and event types. */
+export function ActivityToolbar({ search, isAdmin, onChange, onClear }: ActivityToolbarProps) {
+  const { t } = useTranslation();
+  const [text, setText] = useState(search.search ?? '');
+  const debounced = useDebouncedValue(text.trim(), 300);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a changed debounced term updates the URL
+  useEffect(() => {
+    if (debounced !== (search.search ?? '')) onChange({ search: debounced || undefined });
+  }, [debounced]);
+  // "Clear filters" and back/forward change the URL behind the box's back: the box follows. Its
+  // own debounced term is already in the URL, so typing on is never overwritten.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the URL only
+  useEffect(() => {
+    if ((search.search ?? '') !== debounced) setText(search.search ?? '');
+  }, [search.search]);
+
+  const modules = FILTER_MODULES.map((value) => ({ value, label: t(moduleLabelKey(value)) }));
+  const events = FILTER_EVENTS.map((value) => ({ value, label: t(eventLabelKey(value)) }));
+  return (
+    <div className="toolbar activity-toolbar">
+      <div className="field toolbar__search">
+        <label htmlFor="activity-search" className="field__label">
+          {t('activity.search')}
+        </label>
+        <input
+          id="activity-search"
+          type="search"
+          className="input"
+          placeholder={t('activity.searchPlaceholder')}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          maxLength={128}
+          autoComplete="off"
+        />
+      </div>
+      <DateRangeFilter search={search} onChange={onChange} />
+      {isAdmin ? <UserFilter values={search.user ?? []} onValuesChange={(user) => onChange({ user })} /> : null}
+      <OptionsFilter
+        label={t('activity.modules')}
+        options={modules}
+        values={search.module ?? []}
+        onValuesChange={(module) => onChange({ module })}
+      />
+      <OptionsFilter
+        label={t('activity.events')}
+        options={events}
+        values={search.event ?? []}
+        onValuesChange={(event) => onChange({ event })}
+      />
+      <Button variant="ghost" size="sm" className="activity-toolbar__clear" onClick={onClear}>
+        {t('activity.clearFilters')}
+      </Button>
+    </div>
+  );
+}
