@@ -53,10 +53,34 @@ describe('GET /activity_log', () => {
     // a: admin acts on alice; b: alice herself; c: bob himself; d: system; e: admin on bob.
     await insert([
       { at: '2026-01-01T10:00:00Z', type: 'user.modified', module: 'users', userId: 1, username: 'admin', subject: aliceId, object: 'a' },
-      { at: '2026-01-02T10:00:00Z', type: 'auth.login_succeeded', module: 'auth', userId: aliceId, username: 'alice', object: 'b', ip: '192.0.2.7' },
-      { at: '2026-01-03T10:00:00Z', type: 'device.added', module: 'devices', userId: bobId, username: 'bob', object: 'c', device: 'Bob-Laptop' },
+      {
+        at: '2026-01-02T10:00:00Z',
+        type: 'auth.login_succeeded',
+        module: 'auth',
+        userId: aliceId,
+        username: 'alice',
+        object: 'b',
+        ip: '192.0.2.7',
+      },
+      {
+        at: '2026-01-03T10:00:00Z',
+        type: 'device.added',
+        module: 'devices',
+        userId: bobId,
+        username: 'bob',
+        object: 'c',
+        device: 'Bob-Laptop',
+      },
       { at: '2026-01-04T10:00:00Z', type: 'gateway.connected', module: 'gateways', object: 'd' },
-      { at: '2026-01-05T10:00:00Z', type: 'user.disabled', module: 'users', userId: 1, username: 'admin', subject: bobId, object: 'e_100%' },
+      {
+        at: '2026-01-05T10:00:00Z',
+        type: 'user.disabled',
+        module: 'users',
+        userId: 1,
+        username: 'admin',
+        subject: bobId,
+        object: 'e_100%',
+      },
     ]);
   });
 
