@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { queryRows } from '#src/db/rows.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, problemOf, resetDatabase, type TestApp } from '#test/helpers.js';
 import { CSV_COLUMNS, csvCell } from './activity-log.export.js';
@@ -35,7 +36,7 @@ describe('GET /activity_log/export', () => {
     await resetDatabase(t.database);
     admin = await t.loginAdmin();
     alice = await t.createUser('alice');
-    const [row] = (await t.database.db.execute(sql`select id from users where username = 'alice'`)).rows as { id: number }[];
+    const [row] = await queryRows<{ id: number }>(t.database.db, sql`select id from users where username = 'alice'`);
     aliceId = row!.id;
     await t.database.db.execute(sql`delete from events`);
     await t.database.db.execute(sql`insert into events (occurred_at, actor_type, user_id, username, module, type, object_name, details)
@@ -88,15 +89,15 @@ describe('GET /activity_log/export', () => {
       .map((l) => JSON.parse(l).id as number);
     expect(ids).toHaveLength(2500);
     expect(new Set(ids).size).toBe(2500);
-    const [rec] = (await t.database.db.execute(sql`select username, details from events where type = 'activity_log.exported'`)).rows as {
+    const [rec] = await queryRows<{
       username: string;
       details: Record<string, unknown>;
-    }[];
+    }>(t.database.db, sql`select username, details from events where type = 'activity_log.exported'`);
     expect(rec).toMatchObject({ username: 'admin', details: { format: 'jsonl', filter: { module: ['gateways'] } } });
   });
 
   it('refuses a bad filter before sending anything', async () => {
-    for (const query of [{ format: 'xlsx' }, { from: 'soon' }, { module: 'nope' }, { page: '2' }]) {
+    for (const query of <Record<string, string>[]>[{ format: 'xlsx' }, { from: 'soon' }, { module: 'nope' }, { page: '2' }]) {
       expect(problemOf(await exportOf(admin, query)).status, JSON.stringify(query)).toBe(400);
     }
   });

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { queryRows } from '#src/db/rows.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '#src/db/client.js';
 import { createTestApp, problemOf, resetDatabase, type TestApp } from '#test/helpers.js';
@@ -60,7 +61,7 @@ describe('GET /activity_log/feed', () => {
     await resetDatabase(t.database);
     admin = await t.loginAdmin();
     alice = await t.createUser('alice');
-    const [row] = (await t.database.db.execute(sql`select id from users where username = 'alice'`)).rows as { id: number }[];
+    const [row] = await queryRows<{ id: number }>(t.database.db, sql`select id from users where username = 'alice'`);
     aliceId = row!.id;
     await t.database.db.execute(sql`delete from events`);
   });
@@ -156,7 +157,7 @@ describe('GET /activity_log/feed', () => {
       const res = await t.request('GET', '/api/v1/activity_log/feed', { cookie: admin, query: { cursor } });
       expect(problemOf(res), cursor).toMatchObject({ status: 400, code: 'validation.failed' });
     }
-    for (const query of [{ limit: '0' }, { limit: '501' }, { wait: 'yes' }]) {
+    for (const query of <Record<string, string>[]>[{ limit: '0' }, { limit: '501' }, { wait: 'yes' }]) {
       const res = await t.request('GET', '/api/v1/activity_log/feed', { cookie: admin, query });
       expect(problemOf(res).status).toBe(400);
     }

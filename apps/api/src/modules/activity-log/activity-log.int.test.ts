@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { queryRows } from '#src/db/rows.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, problemOf, resetDatabase, type TestApp } from '#test/helpers.js';
 
@@ -46,7 +47,7 @@ describe('GET /activity_log', () => {
     admin = await t.loginAdmin();
     alice = await t.createUser('alice');
     await t.createUser('bob');
-    const ids = (await t.database.db.execute(sql`select id, username from users`)).rows as { id: number; username: string }[];
+    const ids = await queryRows<{ id: number; username: string }>(t.database.db, sql`select id, username from users`);
     aliceId = ids.find((u) => u.username === 'alice')!.id;
     bobId = ids.find((u) => u.username === 'bob')!.id;
     await t.database.db.execute(sql`delete from events`);
@@ -148,7 +149,7 @@ describe('GET /activity_log', () => {
   });
 
   it('refuses bad filters with a 400', async () => {
-    for (const query of [
+    for (const query of <Record<string, string>[]>[
       { from: 'yesterday' },
       { to: '2026-13-01T00:00:00Z' },
       { from: '2026-01-02T00:00:00Z', to: '2026-01-01T00:00:00Z' },
