@@ -27,6 +27,8 @@ import { Route as AuthedAdminLocationsNewRouteImport } from './routes/_authed/_a
 import { Route as AuthedAdminOverviewIndexRouteImport } from './routes/_authed/_admin/overview.index'
 import { Route as AuthedAdminOverviewLocationIdRouteImport } from './routes/_authed/_admin/overview.$locationId'
 import { Route as AuthedAdminUsersIndexRouteImport } from './routes/_authed/_admin/users.index'
+import { Route as AuthedAdminWebhooksIndexRouteImport } from './routes/_authed/_admin/webhooks.index'
+import { Route as AuthedAdminWebhooksIdRouteImport } from './routes/_authed/_admin/webhooks.$id'
 import { Route as AuthedUsersUsernameAddDeviceRouteImport } from './routes/_authed/users.$username_.add-device'
 import { Route as AuthedAdminLocationsIdGatewayRouteImport } from './routes/_authed/_admin/locations.$id_.gateway'
 import { Route as AuthedAdminLocationsIdMapRouteImport } from './routes/_authed/_admin/locations.$id_.map'
@@ -124,6 +126,17 @@ const AuthedAdminUsersIndexRoute = AuthedAdminUsersIndexRouteImport.update({
   path: '/users/',
   getParentRoute: () => AuthedAdminRoute,
 } as any)
+const AuthedAdminWebhooksIndexRoute =
+  AuthedAdminWebhooksIndexRouteImport.update({
+    id: '/webhooks/',
+    path: '/webhooks/',
+    getParentRoute: () => AuthedAdminRoute,
+  } as any)
+const AuthedAdminWebhooksIdRoute = AuthedAdminWebhooksIdRouteImport.update({
+  id: '/webhooks/$id',
+  path: '/webhooks/$id',
+  getParentRoute: () => AuthedAdminRoute,
+} as any)
 const AuthedUsersUsernameAddDeviceRoute =
   AuthedUsersUsernameAddDeviceRouteImport.update({
     id: '/users/$username_/add-device',
@@ -157,10 +170,12 @@ export interface FileRoutesByFullPath {
   '/locations/$id': typeof AuthedAdminLocationsIdRoute
   '/locations/new': typeof AuthedAdminLocationsNewRoute
   '/overview/$locationId': typeof AuthedAdminOverviewLocationIdRoute
+  '/webhooks/$id': typeof AuthedAdminWebhooksIdRoute
   '/users/$username/add-device': typeof AuthedUsersUsernameAddDeviceRoute
   '/locations/': typeof AuthedAdminLocationsIndexRoute
   '/overview/': typeof AuthedAdminOverviewIndexRoute
   '/users/': typeof AuthedAdminUsersIndexRoute
+  '/webhooks/': typeof AuthedAdminWebhooksIndexRoute
   '/locations/$id/gateway': typeof AuthedAdminLocationsIdGatewayRoute
   '/locations/$id/map': typeof AuthedAdminLocationsIdMapRoute
 }
@@ -178,10 +193,12 @@ export interface FileRoutesByTo {
   '/locations/$id': typeof AuthedAdminLocationsIdRoute
   '/locations/new': typeof AuthedAdminLocationsNewRoute
   '/overview/$locationId': typeof AuthedAdminOverviewLocationIdRoute
+  '/webhooks/$id': typeof AuthedAdminWebhooksIdRoute
   '/users/$username/add-device': typeof AuthedUsersUsernameAddDeviceRoute
   '/locations': typeof AuthedAdminLocationsIndexRoute
   '/overview': typeof AuthedAdminOverviewIndexRoute
   '/users': typeof AuthedAdminUsersIndexRoute
+  '/webhooks': typeof AuthedAdminWebhooksIndexRoute
   '/locations/$id/gateway': typeof AuthedAdminLocationsIdGatewayRoute
   '/locations/$id/map': typeof AuthedAdminLocationsIdMapRoute
 }
@@ -202,10 +219,12 @@ export interface FileRoutesById {
   '/_authed/_admin/locations/$id': typeof AuthedAdminLocationsIdRoute
   '/_authed/_admin/locations/new': typeof AuthedAdminLocationsNewRoute
   '/_authed/_admin/overview/$locationId': typeof AuthedAdminOverviewLocationIdRoute
+  '/_authed/_admin/webhooks/$id': typeof AuthedAdminWebhooksIdRoute
   '/_authed/users/$username_/add-device': typeof AuthedUsersUsernameAddDeviceRoute
   '/_authed/_admin/locations/': typeof AuthedAdminLocationsIndexRoute
   '/_authed/_admin/overview/': typeof AuthedAdminOverviewIndexRoute
   '/_authed/_admin/users/': typeof AuthedAdminUsersIndexRoute
+  '/_authed/_admin/webhooks/': typeof AuthedAdminWebhooksIndexRoute
   '/_authed/_admin/locations/$id_/gateway': typeof AuthedAdminLocationsIdGatewayRoute
   '/_authed/_admin/locations/$id_/map': typeof AuthedAdminLocationsIdMapRoute
 }
@@ -225,10 +244,12 @@ export interface FileRouteTypes {
     | '/locations/$id'
     | '/locations/new'
     | '/overview/$locationId'
+    | '/webhooks/$id'
     | '/users/$username/add-device'
     | '/locations/'
     | '/overview/'
     | '/users/'
+    | '/webhooks/'
     | '/locations/$id/gateway'
     | '/locations/$id/map'
   fileRoutesByTo: FileRoutesByTo
@@ -246,10 +267,12 @@ export interface FileRouteTypes {
     | '/locations/$id'
     | '/locations/new'
     | '/overview/$locationId'
+    | '/webhooks/$id'
     | '/users/$username/add-device'
     | '/locations'
     | '/overview'
     | '/users'
+    | '/webhooks'
     | '/locations/$id/gateway'
     | '/locations/$id/map'
   id:
@@ -269,10 +292,12 @@ export interface FileRouteTypes {
     | '/_authed/_admin/locations/$id'
     | '/_authed/_admin/locations/new'
     | '/_authed/_admin/overview/$locationId'
+    | '/_authed/_admin/webhooks/$id'
     | '/_authed/users/$username_/add-device'
     | '/_authed/_admin/locations/'
     | '/_authed/_admin/overview/'
     | '/_authed/_admin/users/'
+    | '/_authed/_admin/webhooks/'
     | '/_authed/_admin/locations/$id_/gateway'
     | '/_authed/_admin/locations/$id_/map'
   fileRoutesById: FileRoutesById
@@ -411,6 +436,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAdminUsersIndexRouteImport
       parentRoute: typeof AuthedAdminRoute
     }
+    '/_authed/_admin/webhooks/': {
+      id: '/_authed/_admin/webhooks/'
+      path: '/webhooks'
+      fullPath: '/webhooks/'
+      preLoaderRoute: typeof AuthedAdminWebhooksIndexRouteImport
+      parentRoute: typeof AuthedAdminRoute
+    }
+    '/_authed/_admin/webhooks/$id': {
+      id: '/_authed/_admin/webhooks/$id'
+      path: '/webhooks/$id'
+      fullPath: '/webhooks/$id'
+      preLoaderRoute: typeof AuthedAdminWebhooksIdRouteImport
+      parentRoute: typeof AuthedAdminRoute
+    }
     '/_authed/users/$username_/add-device': {
       id: '/_authed/users/$username_/add-device'
       path: '/users/$username/add-device'
@@ -443,9 +482,11 @@ interface AuthedAdminRouteChildren {
   AuthedAdminLocationsIdRoute: typeof AuthedAdminLocationsIdRoute
   AuthedAdminLocationsNewRoute: typeof AuthedAdminLocationsNewRoute
   AuthedAdminOverviewLocationIdRoute: typeof AuthedAdminOverviewLocationIdRoute
+  AuthedAdminWebhooksIdRoute: typeof AuthedAdminWebhooksIdRoute
   AuthedAdminLocationsIndexRoute: typeof AuthedAdminLocationsIndexRoute
   AuthedAdminOverviewIndexRoute: typeof AuthedAdminOverviewIndexRoute
   AuthedAdminUsersIndexRoute: typeof AuthedAdminUsersIndexRoute
+  AuthedAdminWebhooksIndexRoute: typeof AuthedAdminWebhooksIndexRoute
   AuthedAdminLocationsIdGatewayRoute: typeof AuthedAdminLocationsIdGatewayRoute
   AuthedAdminLocationsIdMapRoute: typeof AuthedAdminLocationsIdMapRoute
 }
@@ -458,9 +499,11 @@ const AuthedAdminRouteChildren: AuthedAdminRouteChildren = {
   AuthedAdminLocationsIdRoute: AuthedAdminLocationsIdRoute,
   AuthedAdminLocationsNewRoute: AuthedAdminLocationsNewRoute,
   AuthedAdminOverviewLocationIdRoute: AuthedAdminOverviewLocationIdRoute,
+  AuthedAdminWebhooksIdRoute: AuthedAdminWebhooksIdRoute,
   AuthedAdminLocationsIndexRoute: AuthedAdminLocationsIndexRoute,
   AuthedAdminOverviewIndexRoute: AuthedAdminOverviewIndexRoute,
   AuthedAdminUsersIndexRoute: AuthedAdminUsersIndexRoute,
+  AuthedAdminWebhooksIndexRoute: AuthedAdminWebhooksIndexRoute,
   AuthedAdminLocationsIdGatewayRoute: AuthedAdminLocationsIdGatewayRoute,
   AuthedAdminLocationsIdMapRoute: AuthedAdminLocationsIdMapRoute,
 }

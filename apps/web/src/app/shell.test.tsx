@@ -33,7 +33,18 @@ async function renderSignedIn(path: string, api: Api) {
   render(<App />);
 }
 
-const EVERY_ENTRY = ['Overview', 'Connected users', 'Users', 'Groups', 'Locations', 'Network devices', 'Settings', 'My profile'];
+const EVERY_ENTRY = [
+  'Overview',
+  'Connected users',
+  'Users',
+  'Groups',
+  'Locations',
+  'Network devices',
+  'Webhooks',
+  'Settings',
+  'Activity log',
+  'My profile',
+];
 const nav = () => screen.getByRole('navigation', { name: 'Main navigation' });
 
 // Each test boots the whole console; on a busy machine the first boot alone can take seconds.
@@ -55,8 +66,15 @@ describe('console shell', { timeout: 30_000 }, () => {
     await renderSignedIn('/locations', { me: () => jsonResponse(200, admin), settings: { wireguard_enabled: false } });
     expect(await screen.findByRole('heading', { name: 'Module disabled' })).toBeTruthy();
     const labels = Array.from(nav().querySelectorAll('a')).map((a) => a.textContent);
-    expect(labels).toEqual(['Users', 'Groups', 'Settings', 'My profile']);
+    expect(labels).toEqual(['Users', 'Groups', 'Webhooks', 'Settings', 'Activity log', 'My profile']);
     await waitFor(() => expect(document.title).toBe('Module disabled · Acme VPN'));
+  });
+
+  it('with the webhooks module off: no Webhooks entry, and its screens say the module is disabled', async () => {
+    await renderSignedIn('/webhooks/3', { me: () => jsonResponse(200, admin), settings: { webhooks_enabled: false } });
+    expect(await screen.findByRole('heading', { name: 'Module disabled' })).toBeTruthy();
+    const labels = Array.from(nav().querySelectorAll('a')).map((a) => a.textContent);
+    expect(labels).toEqual(EVERY_ENTRY.filter((label) => label !== 'Webhooks'));
   });
 
   it('a module switched off elsewhere: its first module.disabled answer refreshes the switches and the screen goes', async () => {

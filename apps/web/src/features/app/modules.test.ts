@@ -21,6 +21,15 @@ describe('module visibility', () => {
     }
   });
 
+  it('hides the webhook screens while the webhooks module is off', () => {
+    const webhooksOff = { ...DEFAULT_SETTINGS, webhooks_enabled: false };
+    for (const path of ['/webhooks', '/webhooks/3']) {
+      expect(disabledModuleOf(webhooksOff, path), path).toBe('webhooks');
+      expect(disabledModuleOf(DEFAULT_SETTINGS, path), path).toBeUndefined();
+    }
+    expect(disabledModuleOf(webhooksOff, '/locations')).toBeUndefined();
+  });
+
   it('leaves the other screens alone', () => {
     for (const path of ['/users', '/users/anna', '/groups', '/settings', '/locationsx'])
       expect(disabledModuleOf(off, path), path).toBeUndefined();

@@ -3,9 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { essentialsQueryOptions } from './app.queries';
 
 /** Console modules an administrator can switch off in the settings (Global tab). */
-export type ConsoleModule = 'wireguard';
+export type ConsoleModule = 'wireguard' | 'webhooks';
 
-const FLAGS: Record<ConsoleModule, keyof SettingsEssentials> = { wireguard: 'wireguard_enabled' };
+const FLAGS: Record<ConsoleModule, keyof SettingsEssentials> = { wireguard: 'wireguard_enabled', webhooks: 'webhooks_enabled' };
 
 /**
  * Screens that belong to a module, by path: while it is off they show the "module disabled" page
@@ -19,6 +19,7 @@ const MODULE_PATHS: Record<ConsoleModule, readonly RegExp[]> = {
     /^\/connected-users(\/|$)/,
     /^\/users\/[^/]+\/add-device\/?$/,
   ],
+  webhooks: [/^\/webhooks(\/|$)/],
 };
 
 export function isModuleEnabled(settings: SettingsEssentials | undefined, module: ConsoleModule): boolean {

@@ -8,17 +8,33 @@ import { pushToast } from '@/components/toast-store';
 import type { MessageKey } from '@/i18n/en';
 import { useTranslation } from '@/i18n/use-translation';
 import { useZodForm } from '@/lib/use-zod-form';
+import { ActivityLogSettingsCard } from './ActivityLogSettingsCard';
 import { SettingsFormActions, useSettingsLeaveGuard } from './SettingsFormActions';
 import { useUpdateSettings } from './settings.mutations';
 import { settingsQueryOptions } from './settings.queries';
 
-/** Module switches: only WireGuard has screens to hide today; the others say they do nothing yet. */
+/** Module switches: WireGuard and webhooks hide their screens; the others say they do nothing yet. */
 const MODULES = [
   ['wireguard_enabled', 'settings.module.wireguard', 'settings.module.wireguardHint'],
-  ['webhooks_enabled', 'settings.module.webhooks', 'settings.moduleUnavailable'],
+  ['webhooks_enabled', 'settings.module.webhooks', 'settings.module.webhooksHint'],
   ['worker_enabled', 'settings.module.worker', 'settings.moduleUnavailable'],
   ['openid_enabled', 'settings.module.openid', 'settings.moduleUnavailable'],
 ] as const satisfies readonly (readonly [keyof Settings, MessageKey, MessageKey])[];
+
+/** The form keeps the retention days as typed; the body gets a number (not a number: the schema's `number` error). */
+type GlobalFormValues = Omit<Settings, 'activity_log_retention_days'> & { activity_log_retention_days: string };
+
+const formValues = (settings: Settings): GlobalFormValues => ({
+  ...settings,
+  activity_log_retention_days: String(settings.activity_log_retention_days),
+});
+
+const toBody = (values: GlobalFormValues) => {
+  const days = values.activity_log_retention_days.trim();
+  return { ...values, activity_log_retention_days: /^\d+$/.test(days) ? Number(days) : Number.NaN };
+};
+
+const isSame = (a: unknown, b: unknown) => (Array.isArray(a) && Array.isArray(b) ? a.join('\n') === b.join('\n') : a === b);
 
 /** Settings › Global: instance branding, module visibility, and what is not available yet. */
 export function GlobalSettingsTab() {
@@ -33,13 +49,14 @@ export function GlobalSettingsTab() {
 
 function GlobalSettingsForm({ settings, update }: { settings: Settings; update: ReturnType<typeof useUpdateSettings> }) {
   const { t } = useTranslation();
-  const form = useZodForm(UpdateSettingsBodySchema, { ...settings });
-  const isDirty = (Object.keys(settings) as (keyof Settings)[]).some((name) => form.values[name] !== settings[name]);
+  const form = useZodForm(UpdateSettingsBodySchema, formValues(settings));
+  const saved = formValues(settings);
+  const isDirty = (Object.keys(saved) as (keyof GlobalFormValues)[]).some((name) => !isSame(form.values[name], saved[name]));
   useSettingsLeaveGuard(isDirty);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const body = form.validate(form.values);
+    const body = form.validate(toBody(form.values));
     if (!body) return;
     update.mutate(body, {
       onSuccess: () => pushToast({ id: 'settings-saved', kind: 'success', message: t('settings.saved') }),
@@ -86,6 +103,13 @@ function GlobalSettingsForm({ settings, update }: { settings: Settings; update: 
           ))}
         </fieldset>
       </div>
+      <ActivityLogSettingsCard
+        retentionDays={form.values.activity_log_retention_days}
+        onRetentionDaysChange={(v) => form.setValue('activity_log_retention_days', v)}
+        egressAllowCidrs={form.values.egress_allow_cidrs}
+        onEgressAllowCidrsChange={(v) => form.setValue('egress_allow_cidrs', v)}
+        errors={form.errors}
+      />
       <div className="card">
         <div className="card__body settings__later">
           <p className="settings__note">
@@ -102,7 +126,7 @@ function GlobalSettingsForm({ settings, update }: { settings: Settings; update: 
         isDirty={isDirty}
         isSaving={update.isPending}
         error={form.formError}
-        onReset={() => form.reset({ ...settings })}
+        onReset={() => form.reset(formValues(settings))}
       />
     </form>
   );

@@ -2,6 +2,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { EnterpriseSettingsCard } from '@/features/enterprise/EnterpriseSettingsCard';
 import { GatewayNotificationsCard } from '@/features/gateways/GatewayNotificationsCard';
 import { useTranslation } from '@/i18n/use-translation';
+import { ActivityLogStreamingTab } from './ActivityLogStreamingTab';
 import { GlobalSettingsTab } from './GlobalSettingsTab';
 import { DEFAULT_SETTINGS_TAB, SETTINGS_TAB_LABELS, SETTINGS_TABS, type SettingsTab } from './settings-tabs';
 import { UnavailableSettings } from './UnavailableSettings';
@@ -52,6 +53,8 @@ function SettingsTabPanel({ tab }: { tab: SettingsTab }) {
       return <EnterpriseSettingsCard />;
     case 'notifications':
       return <GatewayNotificationsCard />;
+    case 'activity':
+      return <ActivityLogStreamingTab />;
     default:
       return <UnavailableSettings tab={tab} />;
   }

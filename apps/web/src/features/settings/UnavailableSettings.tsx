@@ -6,7 +6,6 @@ const WHY: Partial<Record<SettingsTab, MessageKey>> = {
   smtp: 'settings.unavailable.smtp',
   ldap: 'settings.unavailable.ldap',
   openid: 'settings.unavailable.openid',
-  activity: 'settings.unavailable.activity',
 };
 
 /** A tab whose capability Palisade does not have yet: it says so, and offers no form. */

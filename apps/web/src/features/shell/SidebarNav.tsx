@@ -21,6 +21,7 @@ const ADMIN_ITEMS: readonly NavItem[] = [
   { to: '/groups', label: 'nav.groups', icon: 'groups' },
   { to: '/locations', label: 'nav.locations', icon: 'locations', module: 'wireguard' },
   { to: '/network-devices', label: 'nav.networkDevices', icon: 'devices', module: 'wireguard' },
+  { to: '/webhooks', label: 'nav.webhooks', icon: 'webhooks', module: 'webhooks' },
   { to: '/settings', label: 'nav.settings', icon: 'settings' },
 ];
 

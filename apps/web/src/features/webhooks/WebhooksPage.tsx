@@ -1,0 +1,103 @@
+import type { Webhook } from '@palisade/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button } from '@/components/Button';
+import { SelectField } from '@/components/SelectField';
+import { StateMessage } from '@/components/StateMessage';
+import { pushToast } from '@/components/toast-store';
+import { useTranslation } from '@/i18n/use-translation';
+import { problemMessage } from '@/lib/problem-message';
+import { DeleteWebhookDialog } from './DeleteWebhookDialog';
+import { WebhookDialog } from './WebhookDialog';
+import { type WebhookAction, WebhooksTable } from './WebhooksTable';
+import { filterWebhooks, WEBHOOK_STATE_FILTERS, type WebhookStateFilter } from './webhook-filter';
+import { useSetWebhookState } from './webhooks.mutations';
+import { webhooksQueryOptions } from './webhooks.queries';
+import '@/features/users/users.css';
+import './webhooks.css';
+
+type PageDialog = { kind: 'edit' | 'delete'; webhook: Webhook } | { kind: 'add' } | undefined;
+
+const FILTER_LABELS = { all: 'webhooks.filter.all', enabled: 'webhooks.filter.enabled', disabled: 'webhooks.filter.disabled' } as const;
+
+/** Spec §2 Webhooks overview: search by URL, filter, add, edit, delete, enable, disable. */
+export function WebhooksPage() {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const [state, setState] = useState<WebhookStateFilter>('all');
+  const [dialog, setDialog] = useState<PageDialog>(undefined);
+  const list = useQuery(webhooksQueryOptions);
+  const setEnabled = useSetWebhookState();
+
+  const onAction = (action: WebhookAction, webhook: Webhook) => {
+    if (action !== 'toggle') return setDialog({ kind: action, webhook });
+    setEnabled.mutate(
+      { id: webhook.id, enabled: !webhook.enabled },
+      {
+        onSuccess: (saved) =>
+          pushToast({
+            id: `webhook-state-${saved.id}`,
+            kind: 'success',
+            message: t(saved.enabled ? 'webhooks.toast.enabled' : 'webhooks.toast.disabled'),
+          }),
+        onError: (error) => pushToast({ id: `webhook-state-error-${webhook.id}`, kind: 'error', message: problemMessage(t, error) }),
+      },
+    );
+  };
+
+  const shown = list.data ? filterWebhooks(list.data, search, state) : [];
+  return (
+    <section aria-labelledby="webhooks-title">
+      <header className="page-header">
+        <h1 id="webhooks-title" className="page-header__title">
+          {t('webhooks.title')}
+        </h1>
+        <div className="page-header__actions">
+          <Button variant="primary" onClick={() => setDialog({ kind: 'add' })}>
+            {t('webhooks.add')}
+          </Button>
+        </div>
+      </header>
+      <div className="card">
+        <div className="toolbar">
+          <div className="field toolbar__search">
+            <label htmlFor="webhook-search" className="visually-hidden">
+              {t('webhooks.search')}
+            </label>
+            <input
+              id="webhook-search"
+              type="search"
+              className="input"
+              placeholder={t('webhooks.searchPlaceholder')}
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            />
+          </div>
+          <SelectField
+            label={t('webhooks.filter.label')}
+            className="toolbar__filter"
+            value={state}
+            options={WEBHOOK_STATE_FILTERS.map((value) => ({ value, label: t(FILTER_LABELS[value]) }))}
+            onValueChange={setState}
+          />
+        </div>
+        {list.isPending ? (
+          <StateMessage kind="loading" title={t('common.loading')} />
+        ) : list.isError ? (
+          <StateMessage kind="error" title={t('webhooks.loadError')} onRetry={() => void list.refetch()} />
+        ) : shown.length === 0 ? (
+          <StateMessage
+            kind="empty"
+            title={list.data.length === 0 ? t('webhooks.empty') : t('webhooks.noMatch')}
+            hint={list.data.length === 0 ? t('webhooks.emptyHint') : undefined}
+          />
+        ) : (
+          <WebhooksTable webhooks={shown} onAction={onAction} />
+        )}
+      </div>
+      {dialog?.kind === 'add' ? <WebhookDialog onClose={() => setDialog(undefined)} /> : null}
+      {dialog?.kind === 'edit' ? <WebhookDialog webhook={dialog.webhook} onClose={() => setDialog(undefined)} /> : null}
+      {dialog?.kind === 'delete' ? <DeleteWebhookDialog webhook={dialog.webhook} onClose={() => setDialog(undefined)} /> : null}
+    </section>
+  );
+}
