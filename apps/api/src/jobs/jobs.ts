@@ -4,6 +4,7 @@ import type { SecretBox } from '#src/lib/crypto.js';
 import type { EventSignal } from '#src/modules/events/event-signal.js';
 import type { Services } from '#src/services.js';
 import { streamDeliveryJob } from './stream-delivery.js';
+import { webhooksJob } from './webhook-delivery.js';
 
 /**
  * Background work of one API process (ARCHITECTURE §3/§6): event consumers (webhook fan-out and
@@ -29,7 +30,7 @@ export interface JobContext {
 export type JobFactory = (ctx: JobContext) => Job;
 
 /** Every job; each capability adds its factory here. */
-export const JOB_FACTORIES: JobFactory[] = [streamDeliveryJob];
+export const JOB_FACTORIES: JobFactory[] = [webhooksJob, streamDeliveryJob];
 
 export class JobRunner {
   readonly #jobs: Job[];
