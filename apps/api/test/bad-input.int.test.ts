@@ -30,6 +30,8 @@ interface Fixtures {
   ndev: number;
   devKey: string;
   ndevIp: string;
+  /** An activity-log stream destination. */
+  stream: number;
 }
 interface BodyRoute {
   method: HttpMethod;
@@ -40,7 +42,11 @@ interface BodyRoute {
 type ResolvedRoute = BodyRoute & { base: Record<string, unknown> };
 
 const fillTokens = (url: string, f: Fixtures) =>
-  url.replace('{loc}', String(f.loc)).replace('{dev}', String(f.dev)).replace('{ndev}', String(f.ndev));
+  url
+    .replace('{loc}', String(f.loc))
+    .replace('{dev}', String(f.dev))
+    .replace('{ndev}', String(f.ndev))
+    .replace('{stream}', String(f.stream));
 const resolveRoute = (route: BodyRoute, f: Fixtures): ResolvedRoute => ({
   ...route,
   url: fillTokens(route.url, f),
@@ -107,6 +113,16 @@ const PERSON_FIELDS = {
   last_name: str(128),
   email: str(254, { ascii: true }),
   phone: str(32, { ascii: true, required: false }),
+};
+
+const STREAM_BASE = { kind: 'vector_http', name: 'fuzzstream', url: 'http://127.0.0.1:9/ingest', username: 'u', password: 'p' };
+const STREAM_FIELDS = {
+  kind: str(32),
+  name: str(128),
+  url: str(2048),
+  username: str(128, { required: false }),
+  password: str(1024, { required: false }),
+  certificate: str(65_536, { required: false }),
 };
 
 const BODY_ROUTES: BodyRoute[] = [
@@ -221,6 +237,8 @@ const BODY_ROUTES: BodyRoute[] = [
     base: { admin_device_management: false },
     fields: { admin_device_management: bool(false), disable_all_traffic: bool(false), disable_manual_config: bool(false) },
   },
+  { method: 'POST', url: '/api/v1/activity_log_stream', base: STREAM_BASE, fields: STREAM_FIELDS },
+  { method: 'PUT', url: '/api/v1/activity_log_stream/{stream}', base: STREAM_BASE, fields: STREAM_FIELDS },
 ];
 
 /** Routes with path params; `{}` marks where a generated segment goes. A valid body is sent along. */
@@ -258,6 +276,8 @@ const PARAM_ROUTES: { method: HttpMethod; url: string; body?: Record<string, unk
   { method: 'DELETE', url: '/api/v1/network/1/gateways/{}' },
   { method: 'GET', url: '/api/v1/network/{}/stats' },
   { method: 'GET', url: '/api/v1/network/{}/stats/users' },
+  { method: 'PUT', url: '/api/v1/activity_log_stream/{}', body: STREAM_BASE },
+  { method: 'DELETE', url: '/api/v1/activity_log_stream/{}' },
 ];
 
 // ---- generators ---------------------------------------------------------------------------------
@@ -523,12 +543,18 @@ describe('bad input never causes a 5xx or a write', () => {
       payload: { name: 'fuzznd', location_id: location.json().id, wireguard_pubkey: 'FuzzKeyNetFuzzKeyNetFuzzKeyNetFuzzKeyNet0AA=' },
     });
     expect(nd.statusCode).toBe(201);
+    // Stream destinations on loopback need the egress allow-list.
+    const allow = await t.request('PATCH', '/api/v1/settings', { cookie: admin, payload: { egress_allow_cidrs: ['127.0.0.0/8'] } });
+    expect(allow.statusCode).toBe(200);
+    const stream = await t.request('POST', '/api/v1/activity_log_stream', { cookie: admin, payload: STREAM_BASE });
+    expect(stream.statusCode).toBe(201);
     fixtures = {
       loc: location.json().id,
       dev: device.json().device.id,
       ndev: nd.json().device.id,
       devKey,
       ndevIp: nd.json().device.assigned_ips[0],
+      stream: stream.json().id,
     };
   });
   afterAll(() => t.close());

@@ -213,6 +213,8 @@ export async function snapshot(database: DatabaseHandle): Promise<string> {
     'ip_allocation_cursors',
     'ip_free_holes',
     'cli_tokens',
+    'activity_log_streams',
+    'event_consumers',
   ] as const;
   const parts: unknown[] = [];
   for (const table of tables) {
