@@ -9,4 +9,6 @@ export const ADVISORY_LOCKS = {
   adminInvariant: 7_243_002,
   /** The gateway stats and change-log purge job: one replica at a time (transaction try-lock). */
   gatewayPurge: 7_243_003,
+  /** The activity log retention purge: one replica at a time (session try-lock across its batches). */
+  activityLogPurge: 7_243_010,
 } as const;

@@ -3,6 +3,7 @@ import type { DatabaseHandle } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
 import type { EventSignal } from '#src/modules/events/event-signal.js';
 import type { Services } from '#src/services.js';
+import { activityLogPurgeJob } from './activity-log-purge.js';
 import { streamDeliveryJob } from './stream-delivery.js';
 import { webhooksJob } from './webhook-delivery.js';
 
@@ -30,7 +31,7 @@ export interface JobContext {
 export type JobFactory = (ctx: JobContext) => Job;
 
 /** Every job; each capability adds its factory here. */
-export const JOB_FACTORIES: JobFactory[] = [webhooksJob, streamDeliveryJob];
+export const JOB_FACTORIES: JobFactory[] = [webhooksJob, streamDeliveryJob, activityLogPurgeJob];
 
 export class JobRunner {
   readonly #jobs: Job[];

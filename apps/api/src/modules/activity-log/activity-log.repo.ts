@@ -128,6 +128,39 @@ export class ActivityLogRepo {
     return rows.reverse();
   }
 
+  /** Takes the purge's session lock on this connection; false when another replica holds it. */
+  async tryLock(key: number): Promise<boolean> {
+    const [row] = await queryRows<{ ok: boolean }>(this.db, sql`select pg_try_advisory_lock(${key}) as ok`);
+    return row?.ok === true;
+  }
+
+  async unlock(key: number): Promise<void> {
+    await this.db.execute(sql`select pg_advisory_unlock(${key})`);
+  }
+
+  /**
+   * Deletes up to `limit` entries older than `days` days, oldest first, in one short statement.
+   * Entries at or after `keep` (the oldest consumer cursor) stay: a webhook or stream has still
+   * to deliver them. Row locks only: inserts go on meanwhile.
+   */
+  async purgeBatch(days: number, keep: EventCursor | undefined, limit: number): Promise<number> {
+    const kept = keep ? sql`and (e.tx_id, e.id) < (${keep.tx}::xid8, ${keep.id}::bigint)` : sql``;
+    const rows = await queryRows<{ n: number }>(
+      this.db,
+      sql`with gone as (
+            delete from events where id = any(array(
+              select e.id from events e where e.occurred_at < now() - make_interval(days => ${days}) ${kept}
+              order by e.occurred_at, e.id limit ${limit}))
+            returning 1)
+          select count(*)::int as n from gone`,
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  oldestConsumerCursor(): Promise<EventCursor | undefined> {
+    return this.#events.oldestConsumerCursor();
+  }
+
   /** Visible entries after `after`, in delivery order (never past a transaction still running). */
   readAfter(scope: ActivityScope, after: EventCursor, limit: number): Promise<EventRecord[]> {
     return this.#events.readAfter(after, limit, scopeCondition(scope));
