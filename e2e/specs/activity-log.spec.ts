@@ -1,9 +1,10 @@
-import { type APIRequestContext, expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { type APIRequestContext, expect, type PlaywrightWorkerArgs, test } from '@playwright/test';
 import { signIn, uniqueSuffix } from '../support/console';
 import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../support/constants';
 
 /** A separate API session, so changes happen behind the console's back (no reload, no client cache). */
-async function adminApi(playwright: typeof import('@playwright/test'), baseURL: string | undefined): Promise<APIRequestContext> {
+async function adminApi(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string | undefined): Promise<APIRequestContext> {
   const api = await playwright.request.newContext({ baseURL });
   expect((await api.post('/api/v1/auth', { data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD } })).status()).toBe(200);
   return api;
@@ -50,6 +51,16 @@ test('an admin filters the activity log by module and sees a new event arrive in
     await expect(page.getByRole('button', { name: 'Modules: 1 selected' })).toBeVisible();
     await expect(table.getByRole('row').filter({ hasText: first })).toContainText('User created');
     await expect(table.getByRole('row').filter({ hasText: 'Signed in' })).toHaveCount(0);
+
+    // The export downloads what the filter shows, not the whole log.
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export JSON lines' }).click();
+    const lines = readFileSync((await (await download).path()) ?? '', 'utf8')
+      .trim()
+      .split('\n');
+    const exported = lines.map((line) => JSON.parse(line) as { event: string; module: string; object_name?: string });
+    expect(exported.some((e) => e.event === 'user.created' && e.object_name === first)).toBe(true);
+    expect(exported.every((e) => e.module === 'users')).toBe(true);
 
     // The row opens its details, with the JSON of the entry.
     await table.getByRole('row').filter({ hasText: first }).getByRole('button').click();
