@@ -57,7 +57,8 @@ test('settings: tabs per spec, honest about what is not available, one save mode
     await settingsTab(page, 'Global').click();
     const form = page.getByRole('form', { name: 'Global' });
     await expect(form.getByRole('button', { name: 'Save' })).toBeDisabled();
-    await expect(form.getByRole('checkbox', { name: 'Webhooks' })).toBeDisabled();
+    await expect(form.getByRole('checkbox', { name: 'Webhooks' })).toBeEnabled();
+    await expect(form.getByRole('checkbox', { name: 'YubiKey provisioning' })).toBeDisabled();
     await form.getByLabel('Instance name').fill(name);
     await expect(form.getByText('Unsaved changes')).toBeVisible();
 
@@ -89,7 +90,7 @@ test('with the WireGuard module off its navigation, screens and device sections 
     await expect(page.getByText('Settings saved.')).toBeVisible();
 
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
-    await expect(nav.getByRole('link')).toHaveText(['Users', 'Groups', 'Settings', 'My profile']);
+    await expect(nav.getByRole('link')).toHaveText(['Users', 'Groups', 'Webhooks', 'Settings', 'Activity log', 'My profile']);
     await page.goto('/locations');
     await expect(page.getByRole('heading', { name: 'Module disabled' })).toBeVisible();
     await expect(page.getByText('This module is disabled by an administrator.')).toBeVisible();
