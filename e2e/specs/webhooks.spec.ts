@@ -75,9 +75,7 @@ test('an admin allow-lists loopback, adds a webhook for "User created", and sees
     await expect(row).toContainText('Enabled');
 
     await createUserViaApi(page, username, 'Hook-Pass1!x');
-    await expect
-      .poll(() => receiver.received.find((r) => r.body.includes(`"${username}"`)), { timeout: 20_000 })
-      .toBeTruthy();
+    await expect.poll(() => receiver.received.find((r) => r.body.includes(`"${username}"`)), { timeout: 20_000 }).toBeTruthy();
     const delivery = receiver.received.find((r) => r.body.includes(`"${username}"`)) as Received;
     expect(JSON.parse(delivery.body)).toMatchObject({ type: 'user.created' });
     expect(isSignedWith(secret, delivery)).toBe(true);
