@@ -629,6 +629,83 @@ describe('bad input never causes a 5xx or a write', () => {
     });
   }
 
+  /** Activity log filters: bad dates (also outside years 1–9999, or a range that ends before it starts), unknown modules and events, huge pages. */
+  const badActivityQuery = fc.oneof(
+    fc.constantFrom('from', 'to').chain((key) =>
+      fc
+        .oneof(
+          fc.string().filter((v) => !/^\d{4}-\d{2}-\d{2}T/.test(v)),
+          fc.constantFrom(
+            '2026-13-01T00:00:00Z',
+            '2026-02-30T00:00:00Z',
+            '0000-01-01T00:00:00Z',
+            '9999-12-31T23:59:59-23:59',
+            '2026-01-01',
+          ),
+        )
+        .map((v) => ({ [key]: v })),
+    ),
+    fc.constant({ from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }),
+    fc
+      .string()
+      .filter((v) => !['auth', 'users', 'devices'].includes(v))
+      .map((module) => ({ module: [module] })),
+    fc
+      .string()
+      .filter((v) => !v.includes('.'))
+      .map((event) => ({ event })),
+    fc.constant({ module: Array.from({ length: 51 }, () => 'users') }),
+    fc.constant({ user: 'u'.repeat(65) }),
+    fc.constantFrom('0', '201', '100000', '1e3').map((per_page) => ({ per_page })),
+    fc
+      .string()
+      .filter((v) => v !== 'timestamp' && v !== '-timestamp')
+      .map((sort) => ({ sort })),
+    fc
+      .string({ minLength: 1 })
+      .filter((k) => !['page', 'per_page', 'search', 'from', 'to', 'user', 'module', 'event', 'sort'].includes(k))
+      .map((k) => ({ [k]: '1' })),
+  );
+  for (const url of ['/api/v1/activity_log', '/api/v1/activity_log/export']) {
+    it(`GET ${url} query`, async () => {
+      await fc.assert(
+        fc.asyncProperty(badActivityQuery, async (query) => {
+          await expectRefused(() => t.request('GET', url, { cookie: admin, query }), `GET ${url}?${JSON.stringify(query)}`);
+        }),
+        { numRuns: NUM_RUNS },
+      );
+    });
+  }
+  it('GET /api/v1/activity_log/feed query', async () => {
+    const badFeedQuery = fc.oneof(
+      fc
+        .string()
+        .filter((v) => !/^[0-9]{1,20}:[0-9]{1,16}$/.test(v))
+        .map((cursor) => ({ cursor })),
+      fc
+        .constantFrom('99999999999999999999:1', '18446744073709551616:0', '1:9999999999999999', `1:${'9'.repeat(60)}`)
+        .map((cursor) => ({ cursor })),
+      fc.constantFrom('0', '501', '-1', 'x').map((limit) => ({ cursor: '1:1', limit })),
+      fc
+        .string()
+        .filter((v) => v !== '0' && v !== '1')
+        .map((wait) => ({ cursor: '1:1', wait })),
+      fc
+        .string({ minLength: 1 })
+        .filter((k) => !['cursor', 'limit', 'wait'].includes(k))
+        .map((k) => ({ [k]: '1' })),
+    );
+    await fc.assert(
+      fc.asyncProperty(badFeedQuery, async (query) => {
+        await expectRefused(
+          () => t.request('GET', '/api/v1/activity_log/feed', { cookie: admin, query }),
+          `GET feed?${JSON.stringify(query)}`,
+        );
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
   for (const route of PARAM_ROUTES) {
     it(`${route.method} ${route.url} params`, async () => {
       await fc.assert(
