@@ -32,6 +32,7 @@ interface Fixtures {
   ndevIp: string;
   /** An activity-log stream destination. */
   stream: number;
+  webhook: number;
 }
 interface BodyRoute {
   method: HttpMethod;
@@ -46,7 +47,8 @@ const fillTokens = (url: string, f: Fixtures) =>
     .replace('{loc}', String(f.loc))
     .replace('{dev}', String(f.dev))
     .replace('{ndev}', String(f.ndev))
-    .replace('{stream}', String(f.stream));
+    .replace('{stream}', String(f.stream))
+    .replace('{webhook}', String(f.webhook));
 const resolveRoute = (route: BodyRoute, f: Fixtures): ResolvedRoute => ({
   ...route,
   url: fillTokens(route.url, f),
@@ -124,6 +126,17 @@ const STREAM_FIELDS = {
   password: str(1024, { required: false }),
   certificate: str(65_536, { required: false }),
 };
+
+const WEBHOOK_BASE = { url: 'http://127.0.0.1:9/hook', token: 'fuzz-token', triggers: ['user.created'] };
+const WEBHOOK_FIELDS = {
+  url: str(2048),
+  description: str(256, { required: false }),
+  token: str(256),
+  triggers: list(64, true),
+  enabled: bool(false),
+};
+/** An update keeps the token when it is left out. */
+const WEBHOOK_UPDATE_FIELDS = { ...WEBHOOK_FIELDS, token: str(256, { required: false }) };
 
 const BODY_ROUTES: BodyRoute[] = [
   {
@@ -239,6 +252,9 @@ const BODY_ROUTES: BodyRoute[] = [
   },
   { method: 'POST', url: '/api/v1/activity_log_stream', base: STREAM_BASE, fields: STREAM_FIELDS },
   { method: 'PUT', url: '/api/v1/activity_log_stream/{stream}', base: STREAM_BASE, fields: STREAM_FIELDS },
+  { method: 'POST', url: '/api/v1/webhook', base: WEBHOOK_BASE, fields: WEBHOOK_FIELDS },
+  { method: 'PUT', url: '/api/v1/webhook/{webhook}', base: WEBHOOK_BASE, fields: WEBHOOK_UPDATE_FIELDS },
+  { method: 'POST', url: '/api/v1/webhook/{webhook}', base: { enabled: true }, fields: { enabled: bool() } },
 ];
 
 /** Routes with path params; `{}` marks where a generated segment goes. A valid body is sent along. */
@@ -278,6 +294,14 @@ const PARAM_ROUTES: { method: HttpMethod; url: string; body?: Record<string, unk
   { method: 'GET', url: '/api/v1/network/{}/stats/users' },
   { method: 'PUT', url: '/api/v1/activity_log_stream/{}', body: STREAM_BASE },
   { method: 'DELETE', url: '/api/v1/activity_log_stream/{}' },
+  { method: 'GET', url: '/api/v1/webhook/{}' },
+  { method: 'PUT', url: '/api/v1/webhook/{}', body: WEBHOOK_BASE },
+  { method: 'POST', url: '/api/v1/webhook/{}', body: { enabled: false } },
+  { method: 'DELETE', url: '/api/v1/webhook/{}' },
+  { method: 'GET', url: '/api/v1/webhook/{}/deliveries' },
+  { method: 'POST', url: '/api/v1/webhook/{}/test' },
+  { method: 'POST', url: '/api/v1/webhook/{}/deliveries/1/redeliver' },
+  { method: 'POST', url: '/api/v1/webhook/1/deliveries/{}/redeliver' },
 ];
 
 // ---- generators ---------------------------------------------------------------------------------
@@ -548,6 +572,8 @@ describe('bad input never causes a 5xx or a write', () => {
     expect(allow.statusCode).toBe(200);
     const stream = await t.request('POST', '/api/v1/activity_log_stream', { cookie: admin, payload: STREAM_BASE });
     expect(stream.statusCode).toBe(201);
+    const webhook = await t.request('POST', '/api/v1/webhook', { cookie: admin, payload: WEBHOOK_BASE });
+    expect(webhook.statusCode).toBe(201);
     fixtures = {
       loc: location.json().id,
       dev: device.json().device.id,
@@ -555,6 +581,7 @@ describe('bad input never causes a 5xx or a write', () => {
       devKey,
       ndevIp: nd.json().device.assigned_ips[0],
       stream: stream.json().id,
+      webhook: webhook.json().id,
     };
   });
   afterAll(() => t.close());
@@ -569,6 +596,27 @@ describe('bad input never causes a 5xx or a write', () => {
     expect(res.json().code, where).toEqual(expect.any(String));
     expect(await snapshot(t.database), `${where}: something was written`).toBe(before);
   }
+
+  it.each([
+    ['javascript:', 'javascript:alert(1)', 'url.invalid', 'URL is not valid'],
+    ['file:', 'file:///etc/passwd', 'url.invalid', 'URL is not valid'],
+    ['ftp:', 'ftp://127.0.0.1/pub', 'url.invalid', 'URL is not valid'],
+    ['10 KiB long', `http://127.0.0.1/${'a'.repeat(10 * 1024)}`, 'max_length', 'Maximum length exceeded'],
+    ['with credentials', 'http://user:secret@127.0.0.1/hook', 'url.credentials', 'Put credentials in the fields for them, not in the URL'],
+  ])('a webhook URL %s is a 400 naming the URL field', async (_label, url, code, message) => {
+    for (const [method, path] of [
+      ['POST', '/api/v1/webhook'],
+      ['PUT', `/api/v1/webhook/${fixtures.webhook}`],
+    ] as const) {
+      await expectRefused(
+        () => t.request(method, path, { cookie: admin, payload: { ...WEBHOOK_BASE, url } }),
+        `${method} ${path} ${url.slice(0, 40)}`,
+      );
+      const res = await t.request(method, path, { cookie: admin, payload: { ...WEBHOOK_BASE, url } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors).toEqual([expect.objectContaining({ path: 'url', code, message })]);
+    }
+  });
 
   it('the base bodies are valid, so what each generated change breaks is what gets refused', async () => {
     // Sent with one unknown field (so nothing is written): that must be the only error reported.
