@@ -215,6 +215,8 @@ export async function snapshot(database: DatabaseHandle): Promise<string> {
     'cli_tokens',
     'activity_log_streams',
     'event_consumers',
+    'webhooks',
+    'webhook_deliveries',
   ] as const;
   const parts: unknown[] = [];
   for (const table of tables) {
