@@ -1,23 +1,12 @@
-import { EVENT_CATALOGUE, EVENT_MODULES, EVENT_TYPES, type EventModule, type EventType } from '@palisade/contracts';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/Button';
 import { useTranslation } from '@/i18n/use-translation';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import type { ActivitySearch } from './activity-search';
 import { DateRangeFilter } from './DateRangeFilter';
-import { eventLabelKey, moduleLabelKey } from './event-labels';
+import { eventLabelKey, FILTER_EVENTS, FILTER_MODULES, moduleLabelKey } from './event-labels';
 import { OptionsFilter } from './OptionsFilter';
 import { UserFilter } from './UserFilter';
-
-/**
- * Only what the product records today is offered: event types whose emitter arrives with a later
- * capability, and modules with no such type yet, join the filters when they do.
- */
-const isRecorded = (type: EventType) => !('later' in EVENT_CATALOGUE[type]);
-export const FILTER_EVENTS: readonly EventType[] = EVENT_TYPES.filter(isRecorded);
-export const FILTER_MODULES: readonly EventModule[] = EVENT_MODULES.filter((m) =>
-  FILTER_EVENTS.some((type) => EVENT_CATALOGUE[type].module === m),
-);
 
 interface ActivityToolbarProps {
   search: ActivitySearch;

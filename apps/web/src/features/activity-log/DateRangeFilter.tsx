@@ -36,12 +36,14 @@ export function DateRangeFilter({ search, onChange }: { search: ActivitySearch; 
         <>
           <DateTimeField
             label={t('activity.from')}
+            edge="start"
             value={search.from}
             max={search.to}
             onChange={(from) => onChange({ range: 'custom', from, to: search.to })}
           />
           <DateTimeField
             label={t('activity.to')}
+            edge="end"
             value={search.to}
             min={search.from}
             onChange={(to) => onChange({ range: 'custom', from: search.from, to })}
@@ -54,13 +56,14 @@ export function DateRangeFilter({ search, onChange }: { search: ActivitySearch; 
 
 interface DateTimeFieldProps {
   label: string;
+  edge: 'start' | 'end';
   value: string | undefined;
   min?: string | undefined;
   max?: string | undefined;
   onChange: (iso: string | undefined) => void;
 }
 
-function DateTimeField({ label, value, min, max, onChange }: DateTimeFieldProps) {
+function DateTimeField({ label, edge, value, min, max, onChange }: DateTimeFieldProps) {
   return (
     <label className="field activity-toolbar__date">
       <span className="field__label">{label}</span>
@@ -70,7 +73,7 @@ function DateTimeField({ label, value, min, max, onChange }: DateTimeFieldProps)
         value={isoToLocalInput(value)}
         min={isoToLocalInput(min) || undefined}
         max={isoToLocalInput(max) || undefined}
-        onChange={(e) => onChange(localInputToIso(e.target.value))}
+        onChange={(e) => onChange(localInputToIso(e.target.value, edge))}
       />
     </label>
   );

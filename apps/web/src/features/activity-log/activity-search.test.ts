@@ -1,6 +1,14 @@
 import { defaultParseSearch, defaultStringifySearch } from '@tanstack/react-router';
 import { describe, expect, it } from 'vitest';
-import { type ActivitySearch, activityExportUrl, parseActivitySearch, presetFrom, toActivityListParams } from './activity-search';
+import {
+  type ActivitySearch,
+  activityExportUrl,
+  isoToLocalInput,
+  localInputToIso,
+  parseActivitySearch,
+  presetFrom,
+  toActivityListParams,
+} from './activity-search';
 
 const NOW = Date.parse('2026-11-24T10:30:45.123Z');
 /** What a shared link does: the search is written into the URL and read back by the router. */
@@ -107,5 +115,17 @@ describe('activity log search → API query', () => {
     expect(url.searchParams.get('sort')).toBe('timestamp');
     expect(url.searchParams.get('format')).toBe('jsonl');
     expect(url.searchParams.has('page')).toBe(false);
+  });
+});
+
+describe('custom range inputs', () => {
+  it('reads the end minute as inclusive, up to its last millisecond, and shows both back as chosen', () => {
+    const start = localInputToIso('2026-11-24T10:15');
+    const end = localInputToIso('2026-11-24T10:15', 'end');
+    expect(Date.parse(end ?? '') - Date.parse(start ?? '')).toBe(59_999);
+    expect(isoToLocalInput(start)).toBe('2026-11-24T10:15');
+    expect(isoToLocalInput(end)).toBe('2026-11-24T10:15');
+    expect(localInputToIso('')).toBeUndefined();
+    expect(localInputToIso('not a date')).toBeUndefined();
   });
 });

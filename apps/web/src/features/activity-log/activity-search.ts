@@ -131,11 +131,15 @@ export function activityExportUrl(search: ActivitySearch, format: 'csv' | 'jsonl
   return `/api/v1/activity_log/export?${query.toString()}`;
 }
 
-/** `<input type="datetime-local">` works in local wall time; the URL and the API hold instants. */
-export function localInputToIso(value: string): string | undefined {
+/**
+ * `<input type="datetime-local">` works in local wall time to the minute; the URL and the API hold
+ * instants. The API's `to` is inclusive, so an end chosen as 10:15 means up to 10:15:59.999.
+ */
+export function localInputToIso(value: string, edge: 'start' | 'end' = 'start'): string | undefined {
   if (!value) return undefined;
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  if (Number.isNaN(date.getTime())) return undefined;
+  return new Date(date.getTime() + (edge === 'end' ? 59_999 : 0)).toISOString();
 }
 
 export function isoToLocalInput(iso: string | undefined): string {
