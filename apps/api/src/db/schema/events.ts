@@ -49,6 +49,8 @@ export const events = pgTable(
   (t) => [
     index('events_occurred_idx').on(t.occurredAt.desc(), t.id.desc()),
     index('events_user_occurred_idx').on(t.userId, t.occurredAt.desc()),
+    // The activity log filter by username (case-insensitive): one user over a large log.
+    index('events_username_occurred_idx').on(sql`lower(${t.username})`, t.occurredAt.desc()),
     index('events_subject_occurred_idx').on(t.subjectUserId, t.occurredAt.desc()),
     index('events_module_occurred_idx').on(t.module, t.occurredAt.desc()),
     index('events_tx_idx').on(t.txId, t.id),

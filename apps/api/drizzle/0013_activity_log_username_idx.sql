@@ -1,0 +1,1 @@
+CREATE INDEX "events_username_occurred_idx" ON "events" USING btree (lower("username"),"occurred_at" DESC NULLS LAST);
