@@ -89,3 +89,23 @@ test('an admin filters the activity log by module and sees a new event arrive in
     await api.dispose();
   }
 });
+
+test('a user without admin rights sees the activity log of their own account only', async ({ page, playwright, baseURL }) => {
+  const username = `own${uniqueSuffix()}`;
+  const api = await adminApi(playwright, baseURL);
+  try {
+    await createUser(api, username);
+    await signIn(page, username, 'Log-Tester-Pass1!');
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Activity log' }).click();
+    const table = page.getByRole('table');
+    // Their own sign-in and the creation of their account are there; the admin's sign-ins are not.
+    await expect(table.getByRole('row').filter({ hasText: 'Signed in' }).filter({ hasText: username })).toHaveCount(1);
+    await expect(table.getByRole('row').filter({ hasText: 'User created' }).filter({ hasText: username })).toHaveCount(1);
+    await expect(table.getByRole('row').filter({ hasText: 'Signed in' })).toHaveCount(1);
+    // Filtering by user is an administrator's tool.
+    await expect(page.getByRole('button', { name: /^Users:/ })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Modules: Any' })).toBeVisible();
+  } finally {
+    await api.dispose();
+  }
+});
