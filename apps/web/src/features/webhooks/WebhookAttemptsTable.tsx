@@ -1,10 +1,9 @@
-import type { EventType, WebhookAttempt } from '@palisade/contracts';
-import { WEBHOOK_TRIGGERS } from '@palisade/contracts';
+import { EVENT_TYPES, type EventType, type WebhookAttempt } from '@palisade/contracts';
 import { Button } from '@/components/Button';
+import { eventLabelKey } from '@/features/activity-log/event-labels';
 import type { Language } from '@/i18n/languages';
 import { useTranslation } from '@/i18n/use-translation';
 import { WebhookOutcome } from './WebhookStatus';
-import { triggerLabelKey } from './webhook-form';
 
 interface WebhookAttemptsTableProps {
   attempts: readonly WebhookAttempt[];
@@ -16,7 +15,8 @@ interface WebhookAttemptsTableProps {
 const formatTime = (language: Language, iso: string) =>
   new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso));
 
-const isTrigger = (type: string): type is EventType => (WEBHOOK_TRIGGERS as readonly string[]).includes(type);
+/** Event types of the catalogue get their label; anything else (an older or unknown type) shows as sent. */
+const isKnownEvent = (type: string): type is EventType => (EVENT_TYPES as readonly string[]).includes(type);
 
 /** The delivery log: one row per attempt (time, event, status code, duration, outcome, error, response). */
 export function WebhookAttemptsTable({ attempts, onRedeliver, pendingDeliveryId }: WebhookAttemptsTableProps) {
@@ -46,7 +46,7 @@ export function WebhookAttemptsTable({ attempts, onRedeliver, pendingDeliveryId 
                 {formatTime(language, a.attempted_at)}
                 {a.attempt > 1 ? <div className="muted">{t('webhooks.attempt.number', { n: a.attempt })}</div> : null}
               </td>
-              <td>{isTrigger(a.event_type) ? t(triggerLabelKey(a.event_type)) : <span className="mono">{a.event_type}</span>}</td>
+              <td>{isKnownEvent(a.event_type) ? t(eventLabelKey(a.event_type)) : <span className="mono">{a.event_type}</span>}</td>
               <td className="mono">{a.status_code ?? '—'}</td>
               <td className="col-md">{t('webhooks.attempt.ms', { ms: a.duration_ms })}</td>
               <td>
