@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
 import { queryRows } from '#src/db/rows.js';
 import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
+import { gatewayStreamEvent } from '#src/modules/gateways/gateway-events.js';
 
 /** Database access of the gRPC control plane (the only file of gateway-control that touches SQL). */
 export const GATEWAY_CHANNEL = 'palisade_gateway';
@@ -71,26 +72,6 @@ const toState = (r: { location_id: number; revision: string; revision_epoch: str
   epoch: r.revision_epoch,
   logFloor: BigInt(r.log_floor),
 });
-
-/** Events of one gateway stream: the gateway is the actor (with the stream's peer address) and the object. */
-const gatewayEvent =
-  (id: number, location: { id: number; name: string }, hello: HelloInfo, peer: string | undefined) =>
-  (type: 'gateway.connected' | 'gateway.disconnected', extra: Record<string, unknown> = {}): DomainEvent => {
-    const name = hello.name || hello.gatewayId;
-    return {
-      type,
-      actor: { type: 'gateway', name, ...(peer ? { ip: peer } : {}) },
-      object: { type: 'gateway', id, name },
-      details: {
-        location_id: location.id,
-        location_name: location.name,
-        gateway_id: hello.gatewayId,
-        hostname: hello.hostname,
-        version: hello.version,
-        ...extra,
-      },
-    };
-  };
 
 export class ControlRepo {
   constructor(private readonly db: Db) {}
@@ -179,17 +160,21 @@ export class ControlRepo {
   async connectGateway(locationId: number, hello: HelloInfo, streamId: string, peer?: string): Promise<number> {
     return this.db.transaction(async (raw) => {
       const t = raw as unknown as Db;
-      const [previous] = await queryRows<{ stream_id: string | null }>(
+      const [previous] = await queryRows<{ stream_id: string | null; name: string; hostname: string; version: string }>(
         t,
-        sql`select stream_id from gateways where location_id = ${locationId} and gateway_id = ${hello.gatewayId} for update`,
+        sql`select stream_id, name, hostname, version from gateways
+             where location_id = ${locationId} and gateway_id = ${hello.gatewayId} for update`,
       );
       const id = await new ControlRepo(t).#upsertGateway(locationId, hello, streamId);
       const [location] = await queryRows<{ name: string }>(t, sql`select name from locations where id = ${locationId}`);
       const where = { id: locationId, name: location?.name ?? '' };
       const events: DomainEvent[] = [];
-      // The stream taken over had its own peer address, unknown here: that entry carries none.
-      if (previous?.stream_id) events.push(gatewayEvent(id, where, hello, undefined)('gateway.disconnected', { reason: 'superseded' }));
-      events.push(gatewayEvent(id, where, hello, peer)('gateway.connected'));
+      // The stream taken over (as its hello described the gateway) had its own peer address, unknown here.
+      if (previous?.stream_id) {
+        const before = { id, gatewayId: hello.gatewayId, name: previous.name, hostname: previous.hostname, version: previous.version };
+        events.push(gatewayStreamEvent('gateway.disconnected', before, where, undefined, { reason: 'superseded' }));
+      }
+      events.push(gatewayStreamEvent('gateway.connected', { id, ...hello }, where, peer));
       await recordEvent(t, ...events);
       return id;
     });
@@ -245,8 +230,8 @@ export class ControlRepo {
              returning l.id as location_id, l.name as location_name`,
       );
       if (!row) return;
-      const event = gatewayEvent(id, { id: row.location_id, name: row.location_name }, hello, peer);
-      await recordEvent(t, event('gateway.disconnected', reason ? { reason } : {}));
+      const where = { id: row.location_id, name: row.location_name };
+      await recordEvent(t, gatewayStreamEvent('gateway.disconnected', { id, ...hello }, where, peer, reason ? { reason } : {}));
     });
   }
 

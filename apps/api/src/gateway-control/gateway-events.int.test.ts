@@ -152,4 +152,33 @@ describe('gateway events', () => {
     expect((await req('DELETE', `/api/v1/network/999999/gateways/${gatewayId}`)).statusCode).toBe(404);
     expect(await eventsAfter(database.db, afterDelete)).toEqual([]);
   });
+
+  it('deleting a connected gateway, or its location, records the end of its stream with the deletion, and nothing after', async () => {
+    const { location, token, mark } = await setUp();
+    const g = gateway(token);
+    await g.waitFor('snapshot', snapshotOf);
+    const [connected] = await eventsUntil(mark, (r) => r.length >= 1);
+    expect((await req('DELETE', `/api/v1/network/${location.id}/gateways/${connected?.object_id}`)).statusCode).toBe(204);
+    await g.waitEnded();
+    const h = gateway(token, { gatewayId: 'gw-2', gatewayName: 'gateway two' });
+    await h.waitFor('snapshot', snapshotOf);
+    expect((await req('DELETE', `/api/v1/network/${location.id}`)).statusCode).toBe(204);
+    await h.waitEnded();
+    const rows = await eventsUntil(mark, (r) => r.some((e) => e.type === 'location.deleted'));
+    // The streams' own ends find their rows gone: nothing more is recorded. Closing the app waits
+    // for every stream's end on the server side.
+    const closing = t;
+    t = await createGrpcApp({ reset: false });
+    await closing.close();
+    const mine = (list: EventRow[]) => list.filter((r) => r.module !== 'auth'); // the new app signs in
+    expect(mine(await eventsAfter(database.db, mark))).toEqual(rows);
+    expect(rows.map((r) => [r.type, r.actor_type, r.object_name, r.details.reason])).toEqual([
+      ['gateway.connected', 'gateway', 'gateway one', undefined],
+      ['gateway.disconnected', 'gateway', 'gateway one', 'gateway deleted'],
+      ['gateway.deleted', 'user', 'gateway one', undefined],
+      ['gateway.connected', 'gateway', 'gateway two', undefined],
+      ['gateway.disconnected', 'gateway', 'gateway two', 'location deleted'],
+      ['location.deleted', 'user', location.name, undefined],
+    ]);
+  });
 });

@@ -35,6 +35,9 @@ export interface DeletedGateway {
   gateway_id: string;
   name: string;
   hostname: string;
+  version: string;
+  /** The stream that held it when deleted (null when not connected). */
+  stream_id: string | null;
   location_id: number;
   location_name: string;
 }
@@ -114,7 +117,7 @@ export class GatewaysRepo {
         t as unknown as Db,
         sql`delete from gateways g using locations l
              where g.id = ${id} and g.location_id = ${locationId} and l.id = g.location_id
-             returning g.id, g.gateway_id, g.name, g.hostname, l.id as location_id, l.name as location_name`,
+             returning g.id, g.gateway_id, g.name, g.hostname, g.version, g.stream_id, l.id as location_id, l.name as location_name`,
       );
       if (!gone) return false;
       await t.execute(sql`select pg_notify(${CHANNEL}, ${`gwdel:${id}`})`);

@@ -4,6 +4,7 @@ import { randomToken, type SecretBox, sha256 } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import type { EventActor } from '#src/modules/events/event-actor.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
+import { gatewayStreamEvent } from './gateway-events.js';
 import { networkNotFound } from '#src/modules/networks/networks.service.js';
 import { type GatewayStatusRow, GatewaysRepo } from './gateways.repo.js';
 import { type GrpcUrlOptions, type ResolvedGrpcUrl, resolveGrpcUrl } from './grpc-url.js';
@@ -112,14 +113,19 @@ export class GatewaysService {
 
   async delete(actor: EventActor, locationId: number, id: number): Promise<void> {
     if (!(await this.#repo.token(locationId))) throw networkNotFound(locationId);
-    const deleted = await this.#repo.delete(locationId, id, (t, gone) =>
-      recordEvent(t, {
+    const deleted = await this.#repo.delete(locationId, id, async (t, gone) => {
+      const location = { id: gone.location_id, name: gone.location_name };
+      const gateway = { id: gone.id, gatewayId: gone.gateway_id, name: gone.name, hostname: gone.hostname, version: gone.version };
+      // Its stream ends with the row: that stream's disconnect is recorded here (the row is gone when it closes).
+      if (gone.stream_id)
+        await recordEvent(t, gatewayStreamEvent('gateway.disconnected', gateway, location, undefined, { reason: 'gateway deleted' }));
+      await recordEvent(t, {
         type: 'gateway.deleted',
         actor,
         object: { type: 'gateway', id: gone.id, name: gone.name || gone.gateway_id },
         details: { location_id: gone.location_id, location_name: gone.location_name, gateway_id: gone.gateway_id, hostname: gone.hostname },
-      }),
-    );
+      });
+    });
     if (!deleted) throw new HttpProblem(404, 'gateway.not_found', `Gateway ${id} does not exist in location ${locationId}.`);
   }
 }

@@ -12,6 +12,7 @@ import {
   locations,
   users,
 } from '#src/db/schema/index.js';
+import type { StreamGateway } from '#src/modules/gateways/gateway-events.js';
 
 export type LocationRow = typeof locations.$inferSelect;
 export type LocationInsert = typeof locations.$inferInsert;
@@ -140,6 +141,15 @@ export class NetworksRepo {
 
   async delete(id: number): Promise<void> {
     await this.db.delete(locations).where(eq(locations.id, id));
+  }
+
+  /** The location's gateways that a stream holds (their rows go with the location). */
+  async connectedGateways(locationId: number): Promise<StreamGateway[]> {
+    return queryRows<StreamGateway>(
+      this.db,
+      sql`select id, gateway_id as "gatewayId", name, hostname, version from gateways
+           where location_id = ${locationId} and stream_id is not null order by id for update`,
+    );
   }
 
   async setAllowedGroups(locationId: number, groupIds: number[]): Promise<void> {

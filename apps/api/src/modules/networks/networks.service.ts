@@ -14,6 +14,7 @@ import { isUniqueViolation } from '#src/lib/db-errors.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import type { EventActor } from '#src/modules/events/event-actor.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
+import { gatewayStreamEvent } from '#src/modules/gateways/gateway-events.js';
 import { DevicesRepo } from '#src/modules/devices/devices.repo.js';
 import { GroupsRepo } from '#src/modules/groups/groups.repo.js';
 import { syncLocation } from './device-placement.js';
@@ -179,10 +180,15 @@ export class NetworksService {
     await this.require(id);
     try {
       const gone = await tx(this.db, async (t) => {
-        const row = await new NetworksRepo(t).lockById(id);
+        const repo = new NetworksRepo(t);
+        const row = await repo.lockById(id);
         if (!row) return false;
-        await new NetworksRepo(t).delete(id);
-        await recordEvent(t, { type: 'location.deleted', actor, object: locationObject(row) });
+        // Streams of its gateways end with it; their rows go too, so their disconnects are recorded here.
+        const streams = (await repo.connectedGateways(id)).map((g) =>
+          gatewayStreamEvent('gateway.disconnected', g, row, undefined, { reason: 'location deleted' }),
+        );
+        await repo.delete(id);
+        await recordEvent(t, ...streams, { type: 'location.deleted', actor, object: locationObject(row) });
         return true;
       });
       if (!gone) throw networkNotFound(id);
