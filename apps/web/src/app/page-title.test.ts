@@ -14,6 +14,8 @@ describe('documentTitle', () => {
     expect(documentTitle(en, at('/_authed/_admin/groups'), 'Acme VPN')).toBe('Groups · Acme VPN');
     expect(documentTitle(pl, at('/_authed/_admin/groups'), 'Acme VPN')).toBe('Grupy · Acme VPN');
     expect(documentTitle(en, at('/login'), 'Acme VPN')).toBe('Sign in · Acme VPN');
+    expect(documentTitle(en, at('/_authed/activity-log/'), 'Acme VPN')).toBe('Activity log · Acme VPN');
+    expect(documentTitle(pl, at('/_authed/activity-log/live'), 'Acme VPN')).toBe('Aktywność na żywo · Acme VPN');
   });
 
   it("names a user's pages by the username", () => {

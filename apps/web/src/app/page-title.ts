@@ -21,6 +21,8 @@ const PAGE_TITLES: Partial<Record<keyof FileRoutesById, MessageKey>> = {
   '/_authed/_admin/connected-users': 'nav.connectedUsers',
   '/_authed/_admin/overview/$locationId': 'overview.title',
   '/_authed/users/$username_/add-device': 'addDevice.title',
+  '/_authed/activity-log/': 'activity.title',
+  '/_authed/activity-log/live': 'activity.live.title',
 };
 
 export interface TitleMatch {

@@ -358,7 +358,7 @@ export const en = {
   'settings.unsavedLeave': 'You have unsaved changes in the settings. Leave without saving?',
   'settings.discard': 'Discard changes',
   'settings.module.webhooksHint':
-    'The Webhooks screen and its API. When off, the screen disappears from the console and its API answers 404.',
+    'The Webhooks screen and its API. When off, the screen disappears from the console, its API answers 404 and nothing is sent: events that happen meanwhile are not delivered later.',
   'settings.activityLog': 'Activity log and outgoing connections',
   'settings.retentionDays': 'Activity log retention (days)',
   'settings.retentionHint': 'Entries older than this are deleted by a background job. 0 keeps them forever.',
@@ -950,6 +950,7 @@ export const en = {
   'activity.live.empty': 'Waiting for activity…',
   'activity.live.emptyHint': 'New entries appear at the top as soon as they are recorded.',
   'activity.live.capped': { one: 'Only the latest {{count}} entry is shown.', other: 'Only the latest {{count}} entries are shown.' },
+  'activity.live.title': 'Live activity',
   'activity.module.auth': 'Authentication',
   'activity.module.users': 'Users',
   'activity.module.groups': 'Groups',

@@ -342,7 +342,8 @@ export const ko: Catalogue = {
   'settings.unsaved': '저장되지 않은 변경 사항',
   'settings.unsavedLeave': '저장하지 않은 설정 변경 사항이 있습니다. 저장하지 않고 나가시겠습니까?',
   'settings.discard': '변경 취소',
-  'settings.module.webhooksHint': '웹훅 화면과 해당 API. 끄면 콘솔에서 화면이 사라지고 해당 API는 404로 응답합니다.',
+  'settings.module.webhooksHint':
+    '웹훅 화면과 해당 API. 끄면 콘솔에서 화면이 사라지고 해당 API는 404로 응답하며 아무것도 전송되지 않습니다. 그동안 발생한 이벤트는 나중에도 전송되지 않습니다.',
   'settings.activityLog': '활동 로그 및 외부 연결',
   'settings.retentionDays': '활동 로그 보존 기간(일)',
   'settings.retentionHint': '이보다 오래된 항목은 백그라운드 작업이 삭제합니다. 0이면 영구 보존합니다.',
@@ -912,6 +913,7 @@ export const ko: Catalogue = {
   'activity.live.empty': '활동을 기다리는 중…',
   'activity.live.emptyHint': '새 항목은 기록되는 즉시 맨 위에 표시됩니다.',
   'activity.live.capped': { other: '최근 항목 {{count}}개만 표시됩니다.' },
+  'activity.live.title': '실시간 활동',
   'activity.module.auth': '인증',
   'activity.module.users': '사용자',
   'activity.module.groups': '그룹',

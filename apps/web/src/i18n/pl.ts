@@ -355,7 +355,8 @@ export const pl: Catalogue = {
   'settings.unsaved': 'Niezapisane zmiany',
   'settings.unsavedLeave': 'Masz niezapisane zmiany w ustawieniach. Wyjść bez zapisywania?',
   'settings.discard': 'Odrzuć zmiany',
-  'settings.module.webhooksHint': 'Ekran Webhooki i jego API. Po wyłączeniu ekran znika z konsoli, a jego API odpowiada kodem 404.',
+  'settings.module.webhooksHint':
+    'Ekran Webhooki i jego API. Po wyłączeniu ekran znika z konsoli, jego API odpowiada kodem 404 i nic nie jest wysyłane: zdarzenia z tego czasu nie zostaną dostarczone później.',
   'settings.activityLog': 'Dziennik aktywności i połączenia wychodzące',
   'settings.retentionDays': 'Przechowywanie dziennika aktywności (dni)',
   'settings.retentionHint': 'Starsze wpisy usuwa zadanie w tle. 0 oznacza przechowywanie bez końca.',
@@ -995,6 +996,7 @@ export const pl: Catalogue = {
     many: 'Wyświetlanych jest tylko {{count}} najnowszych wpisów.',
     other: 'Wyświetlane jest tylko {{count}} najnowszego wpisu.',
   },
+  'activity.live.title': 'Aktywność na żywo',
   'activity.module.auth': 'Uwierzytelnianie',
   'activity.module.users': 'Użytkownicy',
   'activity.module.groups': 'Grupy',
