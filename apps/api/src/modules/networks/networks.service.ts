@@ -56,7 +56,7 @@ function checkAddresses(addresses: string[]): void {
 const locationObject = (row: { id: number; name: string }) => ({ type: 'location', id: row.id, name: row.name });
 
 /** The body fields whose value differs from the location's (group names compared without case). */
-export function changedFields(current: Network, body: NetworkBody): string[] {
+function changedFields(current: Network, body: NetworkBody): string[] {
   const norm = (key: keyof NetworkBody, value: unknown) =>
     key === 'allowed_groups' ? JSON.stringify((value as string[]).map((g) => g.toLowerCase()).sort()) : JSON.stringify(value);
   return (Object.keys(body) as (keyof NetworkBody)[]).filter((key) => norm(key, current[key]) !== norm(key, body[key]));
