@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Db } from '#src/db/client.js';
 import { queryRows } from '#src/db/rows.js';
 import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
+import { STREAM_DELIVERY } from '#src/jobs/stream-delivery.js';
 import { createTestApp, resetDatabase, type TestApp } from '#test/helpers.js';
 import { selfSignedCertificate, TestReceiver, waitFor } from './test-receiver.js';
 
@@ -133,6 +134,26 @@ describe('activity log streams: delivery', () => {
     receiver.status = 200;
     await expectDelivered(5, 20_000);
   }, 40_000);
+
+  it('sends from one replica at a time: two API processes on one database deliver each event once, in order', async () => {
+    const replica = await createTestApp({}, { jobs: true }); // resets the database: sign in again
+    try {
+      admin = await t.loginAdmin();
+      await t.request('PATCH', '/api/v1/settings', { cookie: admin, payload: { egress_allow_cidrs: ['127.0.0.1/32'] } });
+      receiver.delayMs = 300; // slow answers: a second sender would overlap and repeat a batch
+      await create();
+      // Events keep arriving for longer than both processes take to find the new destination.
+      const until = Date.now() + 3 * STREAM_DELIVERY.rescanMs;
+      let rounds = 0;
+      while (Date.now() < until) {
+        await record(20, 20, `replicas-${rounds++}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await expectDelivered(rounds * 20, 30_000);
+    } finally {
+      await replica.close();
+    }
+  }, 60_000);
 
   it('trusts the destination’s own CA for https, and fails with a TLS error without it', async () => {
     const tls = selfSignedCertificate();

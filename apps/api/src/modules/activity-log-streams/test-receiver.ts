@@ -21,6 +21,8 @@ export interface ReceivedBatch {
 export class TestReceiver {
   readonly batches: ReceivedBatch[] = [];
   status = 200;
+  /** How long each answer takes (a slow receiver). */
+  delayMs = 0;
   #server: http.Server | https.Server | undefined;
   #port = 0;
 
@@ -39,7 +41,8 @@ export class TestReceiver {
     const handler: http.RequestListener = (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
+      req.on('end', async () => {
+        if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
         const status = this.status;
         if (status >= 200 && status < 300) {
           this.batches.push({
