@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows } from '#src/db/rows.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Db } from '#src/db/client.js';
 import { createTestApp, problemOf, resetDatabase, type TestApp } from '#test/helpers.js';
 import { ActivityLogService } from './activity-log.service.js';
@@ -150,6 +151,33 @@ describe('GET /activity_log/feed', () => {
     setTimeout(() => gone.abort(), 200);
     expect(await waiting).toEqual({ items: [], cursor: expect.any(String) });
     expect(Date.now() - began).toBeLessThan(3_000);
+  });
+
+  it('ends a held request when its HTTP client disconnects', async () => {
+    const head = (await feed(admin)).cursor;
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as { port: number };
+    const spy = vi.spyOn(ActivityLogService.prototype, 'feed');
+    try {
+      const client = httpRequest({
+        host: '127.0.0.1',
+        port,
+        path: `/api/v1/activity_log/feed?cursor=${head}&wait=1`,
+        headers: { cookie: admin },
+      });
+      client.on('error', () => undefined);
+      client.end();
+      const deadline = Date.now() + 5_000;
+      while (spy.mock.results.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 200));
+      const began = Date.now();
+      client.destroy();
+      await spy.mock.results[0]?.value;
+      // Without the disconnect the request would be held for 25 s.
+      expect(Date.now() - began).toBeLessThan(1_000);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('refuses a cursor it did not hand out', async () => {
