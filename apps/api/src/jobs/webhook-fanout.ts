@@ -9,7 +9,11 @@ export const WEBHOOKS_CONSUMER = 'webhooks';
 export const WEBHOOK_FANOUT = {
   /** Events read per step. */
   batch: 500,
-  leaseMs: 30_000,
+  /**
+   * Renewed on every step (at most `idleMs` apart); short, because a process that died holding it
+   * delays the fan-out of its successor until it lapses.
+   */
+  leaseMs: 10_000,
   /** Idle wait when nothing is new (a commit notification ends it sooner). */
   idleMs: 2_000,
   /**
