@@ -18,6 +18,12 @@ const route = getRouteApi('/_authed/_admin/webhooks/$id');
 export function WebhookDeliveriesPage() {
   const { t } = useTranslation();
   const id = Number(route.useParams().id);
+  if (!Number.isInteger(id) || id < 1) return <StateMessage kind="empty" title={t('webhooks.notFound')} />;
+  return <WebhookDeliveries id={id} />;
+}
+
+function WebhookDeliveries({ id }: { id: number }) {
+  const { t } = useTranslation();
   const webhook = useQuery(webhookQueryOptions(id));
   const attempts = useQuery(webhookAttemptsQueryOptions(id));
   const test = useSendTestEvent();
