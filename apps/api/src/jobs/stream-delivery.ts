@@ -141,7 +141,13 @@ class DestinationLoop {
   async #send(destination: StreamRow, batch: EventRecord[]): Promise<string | undefined> {
     const settings = await this.ctx.services.settings.get();
     const policy: EgressPolicy = { allowCidrs: settings.egress_allow_cidrs };
-    const password = destination.passwordEnc === '' ? '' : this.ctx.secrets.decrypt(destination.passwordEnc);
+    let password = '';
+    try {
+      // Sealed with the instance key: a changed SECRET_KEY shows here, as this destination's error.
+      password = destination.passwordEnc === '' ? '' : this.ctx.secrets.decrypt(destination.passwordEnc);
+    } catch {
+      return 'the stored password cannot be decrypted with this instance key; enter it again';
+    }
     try {
       const response = await sendOutgoing({
         url: destination.url,

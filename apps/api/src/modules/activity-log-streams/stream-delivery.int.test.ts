@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '#src/db/client.js';
 import { queryRows } from '#src/db/rows.js';
+import { SecretBox } from '#src/lib/crypto.js';
 import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
 import { STREAM_DELIVERY } from '#src/jobs/stream-delivery.js';
 import { createTestApp, resetDatabase, type TestApp } from '#test/helpers.js';
@@ -134,6 +135,16 @@ describe('activity log streams: delivery', () => {
     receiver.status = 200;
     await expectDelivered(5, 20_000);
   }, 40_000);
+
+  it('shows a password sealed with another key as the destination’s error, and sends nothing', async () => {
+    const { id } = await create({ username: 'vector', password: 'Pa55-word' });
+    const other = new SecretBox(Buffer.alloc(32, 7)).encrypt('Pa55-word');
+    await t.database.db.execute(sql`update activity_log_streams set password_enc = ${other} where id = ${id}`);
+    await record(2, 2, 'wrong-key');
+    await waitFor(async () => (await state(id)).last_error !== undefined, 10_000, 'last_error');
+    expect((await state(id)).last_error).toMatch(/cannot be decrypted/);
+    expect(receiver.batches).toEqual([]);
+  });
 
   it('sends from one replica at a time: two API processes on one database deliver each event once, in order', async () => {
     const replica = await createTestApp({}, { jobs: true }); // resets the database: sign in again
