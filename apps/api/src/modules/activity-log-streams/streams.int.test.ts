@@ -72,9 +72,12 @@ describe('activity log streams: CRUD', () => {
       username: 'palisade',
       has_password: true,
       certificate: `${cert.trim()}\n`,
-      // Only its own "created" event lies after its cursor: the history before it is not sent.
-      state: { lag: 1 },
+      state: { lag: expect.any(Number) },
     });
+    // Its own "created" event lies after its cursor, the history before it does not — except
+    // what a transaction still running somewhere on the server at that moment keeps below the
+    // snapshot horizon (ADR-005), so only "at least 1" holds whatever else runs.
+    expect(created.state.lag).toBeGreaterThanOrEqual(1);
     expect(res.body).not.toContain(PASSWORD);
     expect((await row(created.id))?.password_enc).toMatch(/^v1\./);
     expect((await row(created.id))?.password_enc).not.toContain(PASSWORD);
