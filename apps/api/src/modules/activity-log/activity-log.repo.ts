@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
-import { queryRows } from '#src/db/rows.js';
+import { preparedRows, queryRows, TIMESTAMPS_AS_TEXT } from '#src/db/rows.js';
 import { EVENT_COLUMNS, type EventCursor, type EventRecord, EventsRepo } from '#src/modules/events/events.repo.js';
 
 /**
@@ -30,34 +30,98 @@ export const TOTAL_CAP = 10_000;
 export type ActivityRow = EventRecord & { occurred_key: string };
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
-const list = (values: string[]) =>
-  sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  );
 
 export function scopeCondition(scope: ActivityScope): SQL | undefined {
   return scope.all ? undefined : sql`(e.user_id = ${scope.userId} or e.subject_user_id = ${scope.userId})`;
 }
 
-function conditions(filter: ActivityFilter, scope: ActivityScope): SQL[] {
+/** Which filters a query uses: a statement's text depends on this only (values are parameters). */
+interface Shape {
+  scoped: boolean;
+  from: boolean;
+  to: boolean;
+  users: boolean;
+  modules: boolean;
+  events: boolean;
+  search: boolean;
+  descending: boolean;
+}
+type FilterValue = 'me' | 'from' | 'to' | 'users' | 'modules' | 'events' | 'pattern';
+
+function shapeOf(filter: ActivityFilter, scope: ActivityScope): Shape {
+  return {
+    scoped: !scope.all,
+    from: filter.from !== undefined,
+    to: filter.to !== undefined,
+    users: (filter.users?.length ?? 0) > 0,
+    modules: (filter.modules?.length ?? 0) > 0,
+    events: (filter.events?.length ?? 0) > 0,
+    search: Boolean(filter.search),
+    descending: filter.descending,
+  };
+}
+
+function valuesOf(filter: ActivityFilter, scope: ActivityScope): Record<FilterValue, unknown> {
+  return {
+    me: scope.all ? null : scope.userId,
+    from: filter.from ?? null,
+    to: filter.to ?? null,
+    users: filter.users?.map((u) => u.toLowerCase()) ?? null,
+    modules: filter.modules ?? null,
+    events: filter.events ?? null,
+    pattern: filter.search ? `%${escapeLike(filter.search.toLowerCase())}%` : null,
+  };
+}
+
+/** A list as one array parameter (drizzle would spread a bare array into a list of parameters). */
+const list = (value: unknown): SQL => (Array.isArray(value) ? sql`${sql.param(value)}::text[]` : sql`${value}::text[]`);
+
+/** The filter as SQL over `events e`; `p` holds the values or, for a prepared statement, placeholders. */
+function conditions(shape: Shape, p: Record<FilterValue, unknown>): SQL[] {
   const parts: SQL[] = [];
-  const scoped = scopeCondition(scope);
-  if (scoped) parts.push(scoped);
-  if (filter.from) parts.push(sql`e.occurred_at >= ${filter.from}::timestamptz`);
-  if (filter.to) parts.push(sql`e.occurred_at <= ${filter.to}::timestamptz`);
-  if (filter.users?.length) parts.push(sql`lower(e.username) in (${list(filter.users.map((u) => u.toLowerCase()))})`);
-  if (filter.modules?.length) parts.push(sql`e.module in (${list(filter.modules)})`);
-  if (filter.events?.length) parts.push(sql`e.type in (${list(filter.events)})`);
-  if (filter.search) {
-    const p = `%${escapeLike(filter.search.toLowerCase())}%`;
-    parts.push(sql`(lower(e.username) like ${p} or lower(e.object_name) like ${p} or e.type like ${p}
-      or e.ip like ${p} or lower(e.device_name) like ${p})`);
+  if (shape.scoped) parts.push(sql`(e.user_id = ${p.me} or e.subject_user_id = ${p.me})`);
+  if (shape.from) parts.push(sql`e.occurred_at >= ${p.from}::timestamptz`);
+  if (shape.to) parts.push(sql`e.occurred_at <= ${p.to}::timestamptz`);
+  if (shape.users) parts.push(sql`lower(e.username) = any(${list(p.users)})`);
+  if (shape.modules) parts.push(sql`e.module = any(${list(p.modules)})`);
+  if (shape.events) parts.push(sql`e.type = any(${list(p.events)})`);
+  if (shape.search) {
+    parts.push(sql`(lower(e.username) like ${p.pattern} or lower(e.object_name) like ${p.pattern} or e.type like ${p.pattern}
+      or e.ip like ${p.pattern} or lower(e.device_name) like ${p.pattern})`);
   }
   return parts;
 }
 
 const whereOf = (parts: SQL[]): SQL => (parts.length > 0 ? sql`where ${sql.join(parts, sql` and `)}` : sql``);
+
+type PageRun = (
+  db: Db,
+  values: Record<FilterValue | 'cap' | 'perPage' | 'offset', unknown>,
+) => Promise<(EventRecord & { total: number })[]>;
+const pageStatements = new Map<string, PageRun>();
+
+/**
+ * The page statement of a filter's shape (at most 2^8 of them), built once: on PostgreSQL a named
+ * prepared statement, timestamps read as text (rows.ts) since they only go back out as ISO strings.
+ */
+function pageStatement(shape: Shape): PageRun {
+  const key = JSON.stringify(shape);
+  let run = pageStatements.get(key);
+  if (!run) {
+    run = preparedRows<EventRecord & { total: number }, FilterValue | 'cap' | 'perPage' | 'offset'>(
+      (p) => {
+        const where = whereOf(conditions(shape, p));
+        const dir = shape.descending ? sql`desc` : sql`asc`;
+        return sql`with total as (select count(*)::int as total from (select 1 from events e ${where} limit ${p.cap}) c),
+          page as (select ${EVENT_COLUMNS} from events e ${where} order by e.occurred_at ${dir}, e.id ${dir} limit ${p.perPage} offset ${p.offset})
+          select t.total, p.* from total t left join page p on true order by p.occurred_at ${dir}, p.id ${dir}`;
+      },
+      { types: TIMESTAMPS_AS_TEXT },
+    );
+    pageStatements.set(key, run);
+  }
+  return run;
+}
 
 const ROW_COLUMNS = sql`${EVENT_COLUMNS}, e.occurred_at::text as occurred_key`;
 
@@ -77,18 +141,16 @@ export class ActivityLogRepo {
     scope: ActivityScope,
     perPage: number,
     offset: number,
-  ): Promise<{ rows: ActivityRow[]; total: number; capped: boolean }> {
-    const where = whereOf(conditions(filter, scope));
-    const dir = filter.descending ? sql`desc` : sql`asc`;
-    const rows = await queryRows<Partial<ActivityRow> & { total: number }>(
-      this.db,
-      sql`with total as (select count(*)::int as total from (select 1 from events e ${where} limit ${TOTAL_CAP + 1}) c),
-        page as (select ${ROW_COLUMNS} from events e ${where} order by e.occurred_at ${dir}, e.id ${dir} limit ${perPage} offset ${offset})
-        select t.total, p.* from total t left join page p on true order by p.occurred_at ${dir}, p.id ${dir}`,
-    );
+  ): Promise<{ rows: EventRecord[]; total: number; capped: boolean }> {
+    const rows = await pageStatement(shapeOf(filter, scope))(this.db, {
+      ...valuesOf(filter, scope),
+      cap: TOTAL_CAP + 1,
+      perPage,
+      offset,
+    });
     const total = rows[0]?.total ?? 0;
     return {
-      rows: rows.filter((r) => r.id !== null && r.id !== undefined) as ActivityRow[],
+      rows: rows.filter((r) => r.id !== null),
       total: Math.min(total, TOTAL_CAP),
       capped: total > TOTAL_CAP,
     };
@@ -101,7 +163,7 @@ export class ActivityLogRepo {
     after: { key: string; id: number } | undefined,
     limit: number,
   ): Promise<ActivityRow[]> {
-    const parts = conditions(filter, scope);
+    const parts = conditions(shapeOf(filter, scope), valuesOf(filter, scope));
     const dir = filter.descending ? sql`desc` : sql`asc`;
     const cmp = filter.descending ? sql`<` : sql`>`;
     if (after) parts.push(sql`(e.occurred_at, e.id) ${cmp} (${after.key}::timestamptz, ${after.id}::bigint)`);
