@@ -116,8 +116,11 @@ describe('GET /activity_log/feed', () => {
 
   it('scopes the feed like the list and moves the cursor past rows the user may not see', async () => {
     await add(t.database.db, 'before-mine', aliceId);
-    const first = await start(alice, 1);
-    expect(names(first)).toEqual(['before-mine']);
+    await add(t.database.db, 'before-others');
+    await t.database.db.execute(sql`insert into events (actor_type, user_id, module, type, object_name, subject_user_id)
+      values ('user', 1, 'users', 'user.modified', 'about-her', ${aliceId})`);
+    const first = await start(alice, 2);
+    expect(names(first)).toEqual(['before-mine', 'about-her']);
     await add(t.database.db, 'admin-only');
     await add(t.database.db, 'mine', aliceId);
     await add(t.database.db, 'admin-only-2');

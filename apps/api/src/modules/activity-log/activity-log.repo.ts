@@ -181,12 +181,17 @@ export class ActivityLogRepo {
 
   /** The latest `limit` visible entries at or before `head`, oldest first. */
   async latest(scope: ActivityScope, head: EventCursor, limit: number): Promise<EventRecord[]> {
-    const scoped = scopeCondition(scope);
-    const rows = await queryRows<EventRecord>(
-      this.db,
-      sql`select ${EVENT_COLUMNS} from events e where e.tx_id <= ${head.tx}::xid8 ${scoped ? sql`and ${scoped}` : sql``}
-          order by e.tx_id desc, e.id desc limit ${limit}`,
-    );
+    const upTo = sql`e.tx_id <= ${head.tx}::xid8`;
+    // A user's own entries and those about them, each branch walking its index, instead of the
+    // whole log in commit order filtered down to a few rows.
+    const query = scope.all
+      ? sql`select ${EVENT_COLUMNS} from events e where ${upTo} order by e.tx_id desc, e.id desc limit ${limit}`
+      : sql`select * from (
+            (select ${EVENT_COLUMNS} from events e where e.user_id = ${scope.userId} and ${upTo} order by e.occurred_at desc limit ${limit})
+            union
+            (select ${EVENT_COLUMNS} from events e where e.subject_user_id = ${scope.userId} and ${upTo} order by e.occurred_at desc limit ${limit})
+          ) x order by x.tx_id::xid8 desc, x.id desc limit ${limit}`;
+    const rows = await queryRows<EventRecord>(this.db, query);
     return rows.reverse();
   }
 
