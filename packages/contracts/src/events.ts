@@ -86,6 +86,7 @@ export const EVENT_CATALOGUE = {
   'webhook.enabled': { module: 'webhooks' },
   'webhook.disabled': { module: 'webhooks' },
   'webhook.test_sent': { module: 'webhooks' },
+  'webhook.redelivered': { module: 'webhooks' },
 
   'activity_log_stream.created': { module: 'activity_log' },
   'activity_log_stream.modified': { module: 'activity_log' },

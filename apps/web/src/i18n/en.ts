@@ -1012,6 +1012,7 @@ export const en = {
   'activity.event.webhook.enabled': 'Webhook enabled',
   'activity.event.webhook.disabled': 'Webhook disabled',
   'activity.event.webhook.test_sent': 'Webhook test event sent',
+  'activity.event.webhook.redelivered': 'Webhook delivery sent again',
   'activity.event.activity_log_stream.created': 'Activity log stream created',
   'activity.event.activity_log_stream.modified': 'Activity log stream modified',
   'activity.event.activity_log_stream.deleted': 'Activity log stream deleted',

@@ -975,6 +975,7 @@ export const ko: Catalogue = {
   'activity.event.webhook.enabled': '웹훅 활성화됨',
   'activity.event.webhook.disabled': '웹훅 비활성화됨',
   'activity.event.webhook.test_sent': '웹훅 테스트 이벤트 전송됨',
+  'activity.event.webhook.redelivered': '웹훅 재전송됨',
   'activity.event.activity_log_stream.created': '활동 로그 스트림 생성됨',
   'activity.event.activity_log_stream.modified': '활동 로그 스트림 수정됨',
   'activity.event.activity_log_stream.deleted': '활동 로그 스트림 삭제됨',

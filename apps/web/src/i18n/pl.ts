@@ -1058,6 +1058,7 @@ export const pl: Catalogue = {
   'activity.event.webhook.enabled': 'Włączono webhook',
   'activity.event.webhook.disabled': 'Wyłączono webhook',
   'activity.event.webhook.test_sent': 'Wysłano testowe zdarzenie webhooka',
+  'activity.event.webhook.redelivered': 'Ponownie wysłano dostarczenie webhooka',
   'activity.event.activity_log_stream.created': 'Utworzono strumień dziennika aktywności',
   'activity.event.activity_log_stream.modified': 'Zmieniono strumień dziennika aktywności',
   'activity.event.activity_log_stream.deleted': 'Usunięto strumień dziennika aktywności',

@@ -76,14 +76,14 @@ export class WebhooksRepo {
    * Sends a delivery again from the start: pending now, attempts from 1, a new 24 h retry window
    * (`created_at` is where the window starts). The same `webhook-id` goes out again.
    */
-  async redeliver(webhookId: number, deliveryId: number): Promise<boolean> {
-    const rows = await queryRows<{ id: number }>(
+  async redeliver(webhookId: number, deliveryId: number): Promise<{ eventId: number; eventType: string } | undefined> {
+    const [row] = await queryRows<{ event_id: number; event_type: string }>(
       this.db,
       sql`update webhook_deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), locked_until = null,
             created_at = now()
-          where id = ${deliveryId} and webhook_id = ${webhookId} returning id::float8 as id`,
+          where id = ${deliveryId} and webhook_id = ${webhookId} returning event_id::float8 as event_id, event_type`,
     );
-    return rows.length > 0;
+    return row ? { eventId: row.event_id, eventType: row.event_type } : undefined;
   }
 
   /** Records one event and returns it as consumers read it (the test event's delivery needs its id). */

@@ -127,6 +127,7 @@ export const webhooksRoutes: FastifyPluginAsyncZod<WebhooksRoutesOptions> = asyn
         response: { 202: WebhookDeliveryQueuedSchema, ...problems(401, 403, 404) },
       },
     },
-    async (request, reply) => reply.code(202).send(await webhooks.redeliver(request.params.id, request.params.deliveryId)),
+    async (request, reply) =>
+      reply.code(202).send(await webhooks.redeliver(actorOf(request), request.params.id, request.params.deliveryId)),
   );
 };

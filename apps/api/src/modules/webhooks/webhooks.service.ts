@@ -167,13 +167,22 @@ export class WebhooksService {
     });
   }
 
-  /** Sends an attempted delivery again from the start, with the same `webhook-id`. */
-  async redeliver(id: number, deliveryId: number): Promise<WebhookDeliveryQueued> {
-    await this.#require(id);
-    if (!(await this.#repo.redeliver(id, deliveryId))) {
-      throw new HttpProblem(404, 'webhook.delivery_not_found', `Delivery ${deliveryId} of webhook ${id} does not exist.`);
-    }
-    return { delivery_id: deliveryId };
+  /** Sends a delivery again from the start, with the same `webhook-id`. */
+  async redeliver(actor: SignedInActor, id: number, deliveryId: number): Promise<WebhookDeliveryQueued> {
+    return this.#transaction(async (tx) => {
+      const repo = new WebhooksRepo(tx);
+      const webhook = await repo.findForUpdate(id);
+      if (!webhook) throw webhookNotFound(id);
+      const delivery = await repo.redeliver(id, deliveryId);
+      if (!delivery) throw new HttpProblem(404, 'webhook.delivery_not_found', `Delivery ${deliveryId} of webhook ${id} does not exist.`);
+      await recordEvent(tx, {
+        type: 'webhook.redelivered',
+        actor: userActor(actor),
+        object: objectOf(webhook),
+        details: { delivery_id: deliveryId, event_id: delivery.eventId, event_type: delivery.eventType },
+      });
+      return { delivery_id: deliveryId };
+    });
   }
 
   async #require(id: number): Promise<WebhookRecord> {
