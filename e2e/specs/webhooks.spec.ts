@@ -89,8 +89,38 @@ test('an admin allow-lists loopback, adds a webhook for "User created", and sees
     await attempt.getByText('Response (first 1 KiB)').click();
     await expect(attempt).toContainText('thanks from the receiver');
 
-    // Disable, then delete after confirming.
+    // Send a test event, then redeliver the user event: both reach the receiver, signed, and show in the log.
+    const before = receiver.received.length;
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await expect(page.getByRole('row').filter({ hasText: 'Webhook test event sent' }).first()).toContainText('Delivered');
+    await attempt.getByRole('button', { name: 'Redeliver' }).click();
+    await expect(page.getByText('Redelivery queued.')).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: 'User created' })).toHaveCount(2);
+    await expect.poll(() => receiver.received.length).toBe(before + 2);
+    const again = receiver.received.slice(before);
+    expect(again.map((r) => (JSON.parse(r.body) as { type: string }).type).sort()).toEqual(['user.created', 'webhook.test_sent']);
+    // A redelivery is the same message: the same webhook-id, so receivers can drop duplicates.
+    expect(again.find((r) => r.body.includes(`"${username}"`))?.headers['webhook-id']).toBe(delivery.headers['webhook-id']);
+    for (const r of again) expect(isSignedWith(secret, r)).toBe(true);
+
+    // Edit without a token keeps the secret: the next delivery is still signed with it.
     await page.getByRole('link', { name: 'All webhooks' }).click();
+    await row.getByRole('button', { name: `Actions for ${receiver.url}` }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit webhook' });
+    await expect(edit.getByLabel('Secret token')).toHaveValue('');
+    await edit.getByRole('checkbox', { name: 'User deleted' }).check();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Webhook saved.')).toBeVisible();
+    await expect(row).toContainText('User created, User deleted');
+    const deleteStatus = await page.evaluate(async (name) => (await fetch(`/api/v1/user/${name}`, { method: 'DELETE' })).status, username);
+    expect(deleteStatus).toBe(204);
+    const isDeletion = (r: Received) => (JSON.parse(r.body) as { type: string }).type === 'user.deleted';
+    await expect.poll(() => receiver.received.some(isDeletion), { timeout: 20_000 }).toBe(true);
+    const deleted = receiver.received.find(isDeletion) as Received;
+    expect(isSignedWith(secret, deleted)).toBe(true);
+
+    // Disable, then delete after confirming.
     await row.getByRole('button', { name: `Actions for ${receiver.url}` }).click();
     await page.getByRole('menuitem', { name: 'Disable' }).click();
     await expect(page.getByText('Webhook disabled.')).toBeVisible();
