@@ -129,6 +129,24 @@ describe('webhook delivery', () => {
       [3, 200, 'delivered'],
     ]);
     expect(attempts[0]?.response_excerpt).toBe('try later');
+    expect((await t.request('GET', `/api/v1/webhook/${id}`, { cookie: admin })).json()).toMatchObject({
+      last_status: 'delivered',
+      last_attempt_at: expect.any(String),
+    });
+  });
+
+  it('honours Retry-After on a 429 instead of the (here 20 ms) backoff', async () => {
+    receiver.answer = (_r, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 204 });
+    await startJobs();
+    const { id } = await createWebhook();
+    await t.newUser(admin, 'ivan');
+    await until(async () => (await log(id)).some((a) => a.outcome === 'delivered'), 10_000, 'delivered after Retry-After');
+    const [first, second] = receiver.received;
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(950);
+    expect((await log(id)).reverse().map((a) => [a.status_code, a.outcome])).toEqual([
+      [429, 'retrying'],
+      [204, 'delivered'],
+    ]);
   });
 
   it('does not retry a 400', async () => {

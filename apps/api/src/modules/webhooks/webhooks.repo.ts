@@ -17,9 +17,13 @@ export interface WebhookRecord extends WebhookRow {
 /** The delivery log keeps this many attempts per webhook. */
 export const ATTEMPTS_KEPT = 100;
 
-/** The latest attempt as `<epoch ms> <outcome>` (one subquery instead of two). */
+/**
+ * The latest attempt as `<epoch ms> <outcome>` (one subquery instead of two). The outer column is
+ * written out qualified: drizzle renders `${webhooks.id}` as a bare `"id"` here, which would bind
+ * to the attempt's own id.
+ */
 const lastAttempt = sql<string | null>`(select (extract(epoch from a.attempted_at) * 1000)::bigint::text || ' ' || a.outcome
-  from ${webhookAttempts} a where a.webhook_id = ${webhooks.id} order by a.id desc limit 1)`;
+  from webhook_attempts a where a.webhook_id = "webhooks"."id" order by a.id desc limit 1)`;
 
 export class WebhooksRepo {
   constructor(private readonly db: Db) {}
