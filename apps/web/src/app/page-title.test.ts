@@ -3,6 +3,7 @@ import { translate } from '@/i18n/translate';
 import { documentTitle } from './page-title';
 
 const en = (key: Parameters<typeof translate>[1], params?: Parameters<typeof translate>[2]) => translate('en', key, params);
+const ko = (key: Parameters<typeof translate>[1], params?: Parameters<typeof translate>[2]) => translate('ko', key, params);
 const pl = (key: Parameters<typeof translate>[1], params?: Parameters<typeof translate>[2]) => translate('pl', key, params);
 const at = (routeId: string, params: Record<string, string> = {}) => [
   { routeId: '__root__', params: {} },
@@ -16,6 +17,8 @@ describe('documentTitle', () => {
     expect(documentTitle(en, at('/login'), 'Acme VPN')).toBe('Sign in · Acme VPN');
     expect(documentTitle(en, at('/_authed/activity-log/'), 'Acme VPN')).toBe('Activity log · Acme VPN');
     expect(documentTitle(pl, at('/_authed/activity-log/live'), 'Acme VPN')).toBe('Aktywność na żywo · Acme VPN');
+    expect(documentTitle(en, at('/_authed/_admin/webhooks/'), 'Acme VPN')).toBe('Webhooks · Acme VPN');
+    expect(documentTitle(ko, at('/_authed/_admin/webhooks/$id', { id: '3' }), 'Acme VPN')).toBe('전송 기록 · Acme VPN');
   });
 
   it("names a user's pages by the username", () => {

@@ -19,6 +19,8 @@ const PAGE_TITLES: Partial<Record<keyof FileRoutesById, MessageKey>> = {
   '/_authed/_admin/locations/$id_/gateway': 'gateways.setupTitlePlain',
   '/_authed/_admin/overview/': 'nav.overview',
   '/_authed/_admin/connected-users': 'nav.connectedUsers',
+  '/_authed/_admin/webhooks/': 'webhooks.title',
+  '/_authed/_admin/webhooks/$id': 'webhooks.deliveries',
   '/_authed/_admin/overview/$locationId': 'overview.title',
   '/_authed/users/$username_/add-device': 'addDevice.title',
   '/_authed/activity-log/': 'activity.title',
