@@ -27,7 +27,7 @@ describe('webhook delivery', () => {
   let t: TestApp;
   let admin: string;
   let receiver: TestReceiver;
-  let jobs: JobRunner | undefined;
+  let runners: JobRunner[] = [];
   beforeAll(async () => {
     t = await createTestApp({ SECRET_KEY });
   });
@@ -39,25 +39,27 @@ describe('webhook delivery', () => {
     receiver = await startReceiver();
   });
   afterEach(async () => {
-    await jobs?.stop();
-    jobs = undefined;
+    await Promise.all(runners.map((r) => r.stop()));
+    runners = [];
     await receiver.close();
   });
   afterAll(() => t.close());
 
-  const startJobs = async (options: WebhookJobOptions = FAST) => {
-    jobs = new JobRunner(
+  /** Starts the webhook job as one API process would (`owner` tells replicas apart). */
+  const startJobs = async (options: WebhookJobOptions = FAST, owner = 'test-owner') => {
+    const runner = new JobRunner(
       {
         database: t.database,
         services: t.app.services,
         secrets: SecretBox.fromSecret(SECRET_KEY),
         signal: t.app.eventSignal,
         log: t.app.log,
-        owner: 'test-owner',
+        owner,
       },
       [makeWebhooksJob(options)],
     );
-    jobs.start();
+    runners.push(runner);
+    runner.start();
     // The fan-out starts at the head: wait until its cursor exists before making changes.
     await until(async () => {
       const r = (await t.database.db.execute(sql`select 1 from event_consumers where name = 'webhooks'`)) as unknown as { rows: unknown[] };
@@ -71,6 +73,15 @@ describe('webhook delivery', () => {
     });
     expect(res.statusCode, res.body).toBe(201);
     return res.json() as { id: number };
+  };
+  const rows = async <T>(query: ReturnType<typeof sql>): Promise<T[]> =>
+    ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+  /** Whether the fan-out's cursor has passed every event recorded so far. */
+  const fannedOut = async () => {
+    const [row] = await rows<{ done: boolean }>(
+      sql`select coalesce((select c.cursor_id >= max(e.id) from event_consumers c, events e where c.name = 'webhooks' group by c.cursor_id), false) as done`,
+    );
+    return row?.done === true;
   };
   const log = async (id: number): Promise<Attempt[]> =>
     (await t.request('GET', `/api/v1/webhook/${id}/deliveries`, { cookie: admin })).json();
@@ -223,10 +234,52 @@ describe('webhook delivery', () => {
     await t.newUser(admin, 'hank');
     await until(async () => (await log(id)).length === 1, 5_000, 'the first attempt');
     expect((await t.request('POST', `/api/v1/webhook/${id}`, { cookie: admin, payload: { enabled: false } })).statusCode).toBe(200);
-    const rows = (await t.database.db.execute(sql`select status from webhook_deliveries where webhook_id = ${id}`)) as unknown as {
-      rows: { status: string }[];
-    };
-    expect(rows.rows).toEqual([{ status: 'failed' }]);
+    expect(await rows(sql`select status from webhook_deliveries where webhook_id = ${id}`)).toEqual([{ status: 'failed' }]);
+    // While disabled nothing new is queued for it.
+    await t.newUser(admin, 'hilda');
+    await until(fannedOut, 5_000, 'the fan-out past the new event');
+    expect(await rows(sql`select id from webhook_deliveries where webhook_id = ${id}`)).toHaveLength(1);
+
+    // A deleted webhook takes its waiting deliveries with it: nothing more is sent.
+    const other = await createWebhook();
+    await t.newUser(admin, 'hugo');
+    await until(async () => (await log(other.id)).length === 1, 5_000, 'the first attempt to the other webhook');
+    const sent = receiver.received.length;
+    expect(await rows(sql`select status from webhook_deliveries where webhook_id = ${other.id}`)).toEqual([{ status: 'pending' }]);
+    expect((await t.request('DELETE', `/api/v1/webhook/${other.id}`, { cookie: admin })).statusCode).toBe(204);
+    expect(await rows(sql`select id from webhook_deliveries where webhook_id = ${other.id}`)).toEqual([]);
+    expect(receiver.received).toHaveLength(sent);
+  });
+
+  it('queues nothing while the webhooks module is off', async () => {
+    await startJobs();
+    const { id } = await createWebhook();
+    await new SettingsRepo(t.database.db).update({ webhooksEnabled: false });
+    await t.newUser(admin, 'otto');
+    await until(fannedOut, 5_000, 'the fan-out past the event');
+    expect(await rows(sql`select id from webhook_deliveries where webhook_id = ${id}`)).toEqual([]);
+    await new SettingsRepo(t.database.db).update({ webhooksEnabled: true });
+    await t.newUser(admin, 'olga');
+    await until(() => receiver.received.length === 1, 5_000, 'the event after the module is back');
+    expect(JSON.parse(receiver.received[0]?.body ?? '{}').data.user.username).toBe('olga');
+  });
+
+  it('two processes share the work: every event is sent once', async () => {
+    await startJobs(FAST, 'replica-a');
+    await startJobs(FAST, 'replica-b');
+    const { id } = await createWebhook({ triggers: ['user.modified'] });
+    await t.database.db.execute(
+      sql`insert into events (actor_type, module, type, object_type, object_id, object_name)
+          select 'system', 'users', 'user.modified', 'user', '999999', 'ghost' || g from generate_series(1, 200) g`,
+    );
+    await until(() => receiver.received.length >= 200, 15_000, '200 deliveries');
+    await until(
+      async () => (await rows(sql`select id from webhook_deliveries where webhook_id = ${id} and status = 'delivered'`)).length === 200,
+      5_000,
+      'all marked delivered',
+    );
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(200);
+    expect(receiver.received).toHaveLength(200);
   });
 
   it('keeps the last 100 attempts per webhook', async () => {
