@@ -89,7 +89,11 @@ export function WebhookDialog({ webhook, onClose }: { webhook?: Webhook; onClose
           error={form.errors.token}
           isNew={isNew}
         />
-        <WebhookTriggersField value={v.triggers} onValueChange={(value) => form.setValue('triggers', value)} error={form.errors.triggers} />
+        <WebhookTriggersField
+          value={v.triggers}
+          onValueChange={(value) => form.setValue('triggers', value)}
+          error={form.errors.triggers ?? Object.entries(form.errors).find(([path]) => path.startsWith('triggers.'))?.[1]}
+        />
         <CheckboxField
           name="enabled"
           label={t('webhooks.enabled')}
