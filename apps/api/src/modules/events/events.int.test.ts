@@ -52,7 +52,8 @@ describe('the events outbox', () => {
     });
     await insertedP;
     await recordEvent(db, settingsEvent('fast'));
-    const counted = (await db.execute(sql`select count(*)::int as n from events`)).rows as { n: number }[];
+    const result = (await db.execute(sql`select count(*)::int as n from events`)) as unknown as { rows: { n: number }[] };
+    const counted = result.rows;
     expect(counted[0]?.n).toBe(1);
     // The fast event committed, but reading it now would move the cursor past 'slow'.
     expect(await repo.readAfter(start, 100)).toEqual([]);
