@@ -85,7 +85,12 @@ export class WebhookFanout {
   async step(): Promise<'more' | 'soon' | 'idle'> {
     const { owner } = this.ctx;
     const cursor = await this.#events.lease(WEBHOOKS_CONSUMER, owner, WEBHOOK_FANOUT.leaseMs);
-    if (!cursor) return 'idle';
+    if (!cursor) {
+      // Another replica holds the lease, or the consumer row is gone (a restored or reset
+      // database): then it starts again from the head rather than never again.
+      await this.#events.ensureConsumer(WEBHOOKS_CONSUMER, await this.#events.headCursor());
+      return 'idle';
+    }
     const batch = await this.#events.readAfter(cursor, WEBHOOK_FANOUT.batch);
     const last = batch.at(-1);
     if (!last) return (await this.#events.countAfter(cursor)) > 0 ? 'soon' : 'idle';

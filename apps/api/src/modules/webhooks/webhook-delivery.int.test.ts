@@ -282,6 +282,19 @@ describe('webhook delivery', () => {
     expect(receiver.received).toHaveLength(200);
   });
 
+  it('a fan-out whose consumer row was deleted starts again from the head', async () => {
+    await startJobs();
+    await createWebhook();
+    await t.database.db.execute(sql`delete from event_consumers where name = 'webhooks'`);
+    await until(
+      async () => (await rows(sql`select 1 from event_consumers where name = 'webhooks'`)).length === 1,
+      10_000,
+      'the consumer again',
+    );
+    await t.newUser(admin, 'rita');
+    await until(() => receiver.received.length === 1, 10_000, 'the event after');
+  });
+
   it('keeps the last 100 attempts per webhook', async () => {
     receiver.answer = () => ({ status: 410 });
     await startJobs({ ...FAST, policy: { ...FAST.policy, concurrency: 8 } });
