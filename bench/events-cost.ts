@@ -10,6 +10,8 @@
  *   bench/node_modules/.bin/tsx bench/events-cost.ts          (from the repo root)
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (10), BENCH_ROUNDS (3), BENCH_LOG_LEVEL (info).
+ * Experiment (not the product; results go to results/events-cost-no-notify.json): BENCH_NO_NOTIFY=1
+ * disables the `events_notify` trigger, to see what the commit-time NOTIFY costs.
  */
 import type { Pool } from 'pg';
 import { buildApp, REDACT_PATHS } from '../apps/api/src/app.ts';
@@ -27,6 +29,8 @@ const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const DB_NAME = 'palisade_bench_events_cost';
 const ADMIN_PASSWORD = 'Bench-Admin-1!';
 const TARGET = 'bench-target';
+const NO_NOTIFY = process.env.BENCH_NO_NOTIFY === '1';
+const RESULT_NAME = NO_NOTIFY ? 'events-cost-no-notify' : 'events-cost';
 
 /** The switch: while false, the event insert is skipped (everything else in the transaction runs). */
 let recording = true;
@@ -43,6 +47,7 @@ async function main(): Promise<void> {
   await runMigrations(database);
   await bootstrap(database.db, ADMIN_PASSWORD);
   const pool = (database.db as unknown as { $client: Pool }).$client;
+  if (NO_NOTIFY) await pool.query('alter table events disable trigger events_notify');
 
   const env = parseEnv({ DATABASE_URL: url, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL, HOST: '127.0.0.1', PORT: '0' });
   const app = await buildApp({
@@ -132,7 +137,8 @@ async function main(): Promise<void> {
     });
     const result = {
       benchmark: 'events-cost',
-      command: 'bench/node_modules/.bin/tsx bench/events-cost.ts',
+      command: `${NO_NOTIFY ? 'BENCH_NO_NOTIFY=1 ' : ''}bench/node_modules/.bin/tsx bench/events-cost.ts`,
+      notify_trigger: !NO_NOTIFY,
       machine,
       setup: {
         database: 'PostgreSQL (pg pool of 10, the API default)',
@@ -161,7 +167,7 @@ async function main(): Promise<void> {
       },
       targets: { cost_at_most_10_percent: verdict(cost <= 0.1) },
     };
-    const file = writeResult('events-cost', result);
+    const file = writeResult(RESULT_NAME, result);
     console.log(
       `\nwith events ${result.figures.with_events_req_per_s} req/s vs without ${result.figures.without_events_req_per_s} req/s → cost ${result.figures.cost_percent} % (target ≤ 10 %: ${result.targets.cost_at_most_10_percent})`,
     );
