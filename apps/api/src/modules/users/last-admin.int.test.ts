@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { Pool } from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
@@ -10,6 +11,7 @@ import {
   updateBody,
   USER_PASSWORD,
 } from '#test/helpers.js';
+import { ADVISORY_LOCKS } from '#src/db/advisory-locks.js';
 
 /** The last active administrator can never be removed, whatever the route or the interleaving. */
 describe('last active admin invariant', () => {
@@ -34,6 +36,47 @@ describe('last active admin invariant', () => {
     expect((await t.request('POST', '/api/v1/group/admin', { cookie: admin, payload: { username: name } })).statusCode).toBe(200);
     return t.login(name, USER_PASSWORD);
   };
+
+  it('only changes that can remove an admin wait for the invariant lock; a new name does not', async () => {
+    await t.newUser(admin, 'quinn');
+    const quinn = (await t.request('GET', '/api/v1/user/quinn', { cookie: admin })).json();
+    const pool = (t.database.db as unknown as { $client: Pool }).$client;
+    const holder = await pool.connect();
+    const waiters = async () =>
+      (
+        await holder.query<{ n: number }>(
+          `select count(*)::int as n from pg_locks
+            where locktype = 'advisory' and objid = $1 and not granted
+              and database = (select oid from pg_database where datname = current_database())`,
+          [ADVISORY_LOCKS.adminInvariant],
+        )
+      ).rows[0]?.n ?? 0;
+    try {
+      await holder.query('select pg_advisory_lock($1)', [ADVISORY_LOCKS.adminInvariant]);
+      // Renaming cannot remove an admin: it completes while another session holds the lock.
+      let done = false;
+      const renaming = t
+        .request('PUT', '/api/v1/user/quinn', { cookie: admin, payload: updateBody(quinn, { first_name: 'Q' }) })
+        .finally(() => {
+          done = true;
+        });
+      let waited = false;
+      while (!done && !waited) waited = (await waiters()) > 0;
+      if (waited) await holder.query('select pg_advisory_unlock($1)', [ADVISORY_LOCKS.adminInvariant]);
+      expect(waited, 'the rename waited for the admin-invariant lock').toBe(false);
+      expect((await renaming).statusCode).toBe(200);
+      // Disabling can: it waits for the lock, and completes once it is released.
+      const disabling = t.request('PUT', '/api/v1/user/quinn', { cookie: admin, payload: updateBody(quinn, { is_active: false }) });
+      for (const deadline = Date.now() + 10_000; (await waiters()) === 0; await new Promise((r) => setTimeout(r, 20))) {
+        if (Date.now() > deadline) throw new Error('the disabling update never waited for the lock');
+      }
+      await holder.query('select pg_advisory_unlock($1)', [ADVISORY_LOCKS.adminInvariant]);
+      expect((await disabling).statusCode).toBe(200);
+    } finally {
+      await holder.query('select pg_advisory_unlock_all()');
+      holder.release();
+    }
+  });
 
   it('cannot be disabled', async () => {
     const before = await snapshot(t.database);

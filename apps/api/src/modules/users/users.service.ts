@@ -17,7 +17,7 @@ import { type DomainEvent, recordEvent, withEvents } from '#src/modules/events/r
 import { membershipEvents } from '#src/modules/groups/groups.events.js';
 import { GroupsRepo } from '#src/modules/groups/groups.repo.js';
 import { syncUserDevices } from '#src/modules/networks/device-placement.js';
-import { withAdminInvariant } from './admin-invariant.js';
+import { withAdminInvariant, withAdminInvariantIf } from './admin-invariant.js';
 import { changedUserFields, userIdentity, userObject } from './users.events.js';
 import { listRowToUser, toUser } from './users.mapper.js';
 import { type UserRow, UsersRepo } from './users.repo.js';
@@ -154,7 +154,8 @@ export class UsersService {
     const changingGroups = actor.isAdmin && body.groups !== undefined && !sameSet(body.groups, current.groups);
     const by = userActor(actor);
     const object = userObject({ id: target.id, username: body.username });
-    await withAdminInvariant(this.db, async (tx) => {
+    // Only disabling a user or changing their groups can leave no active admin.
+    await withAdminInvariantIf(deactivating || changingGroups, this.db, async (tx) => {
       const repo = new UsersRepo(tx);
       const events: DomainEvent[] = [];
       await repo
