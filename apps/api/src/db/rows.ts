@@ -6,6 +6,14 @@ import type { Db } from './client.js';
 interface DrizzleInternals {
   dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
   $client?: unknown;
+  /** A transaction handle's session: its `client` is the connection the transaction runs on. */
+  session?: { client?: unknown };
+}
+
+/** The node-postgres pool or connection behind a handle (a transaction's own connection too). */
+function pgClientOf(internals: DrizzleInternals): pg.Pool | pg.Client | undefined {
+  const client = internals.$client ?? internals.session?.client;
+  return client instanceof pg.Pool || client instanceof pg.Client ? client : undefined;
 }
 
 const names = new Map<string, string>();
@@ -23,13 +31,13 @@ function statementName(text: string): string {
  * Runs one hand-written statement and returns its rows as the driver produced them (snake_case
  * columns). For hot paths where the query builder's per-call cost shows in profiles: on
  * PostgreSQL it runs as a named prepared statement, so each pooled connection plans it once
- * (PostgreSQL switches to a generic plan when that is as good); on PGlite, or inside a
- * transaction handle, it runs as an ordinary parameterised query.
+ * (PostgreSQL switches to a generic plan when that is as good), inside a transaction handle on
+ * the transaction's connection; on PGlite it runs as an ordinary parameterised query.
  */
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   const internals = db as unknown as DrizzleInternals;
-  const client = internals.$client;
-  if (client instanceof pg.Pool || client instanceof pg.Client) {
+  const client = pgClientOf(internals);
+  if (client) {
     const { sql: text, params } = internals.dialect.sqlToQuery(query);
     const result = await client.query({ name: statementName(text), text, values: params as unknown[] });
     return result.rows as T[];
@@ -42,8 +50,8 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
  * A hot-path statement whose SQL text is built once: `build` writes `${p.name}` for each value
  * (and must not branch on the values); the first run builds the text with drizzle placeholders,
  * later runs only bind values. Building the query through drizzle on every call showed in
- * profiles of the per-request session lookup and the user list. Inside a transaction handle or
- * on PGlite it runs like `queryRows`.
+ * profiles of the per-request session lookup and the user list. On PGlite it runs like
+ * `queryRows`.
  */
 export function preparedRows<T, K extends string>(
   build: (p: Record<K, unknown>) => SQL,
@@ -52,8 +60,8 @@ export function preparedRows<T, K extends string>(
   let prepared: { name: string; text: string; params: unknown[] } | undefined;
   return async (db, values) => {
     const internals = db as unknown as DrizzleInternals;
-    const client = internals.$client;
-    if (!(client instanceof pg.Pool || client instanceof pg.Client)) return queryRows<T>(db, build(values));
+    const client = pgClientOf(internals);
+    if (!client) return queryRows<T>(db, build(values));
     if (!prepared) {
       const placeholders = new Proxy({} as Record<K, unknown>, { get: (_, key) => sql.placeholder(String(key)) });
       const { sql: text, params } = internals.dialect.sqlToQuery(build(placeholders));

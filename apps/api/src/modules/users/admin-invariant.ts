@@ -18,12 +18,3 @@ export async function withAdminInvariant<T>(db: Db, change: (tx: Db) => Promise<
     return result;
   });
 }
-
-/**
- * `withAdminInvariant` when the change can remove an active admin (`needed`), otherwise a plain
- * transaction: changes that cannot (a new name, email or phone) do not queue behind the lock.
- */
-export function withAdminInvariantIf<T>(needed: boolean, db: Db, change: (tx: Db) => Promise<T>): Promise<T> {
-  if (needed) return withAdminInvariant(db, change);
-  return db.transaction((raw) => change(raw as unknown as Db));
-}

@@ -3,8 +3,10 @@ import { and, asc, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizz
 import { ADVISORY_LOCKS } from '#src/db/advisory-locks.js';
 import type { Db } from '#src/db/client.js';
 import { countRows, totalOf } from '#src/db/row-counts.js';
-import { preparedRows, TIMESTAMPS_AS_TEXT } from '#src/db/rows.js';
+import { preparedRows, queryRows, TIMESTAMPS_AS_TEXT } from '#src/db/rows.js';
 import { groupMembers, groups, users } from '#src/db/schema/index.js';
+import { EventsRepo } from '#src/modules/events/events.repo.js';
+import { type DomainEvent, toEventRow } from '#src/modules/events/record-event.js';
 
 export type UserRow = typeof users.$inferSelect;
 export interface UserRecord extends UserRow {
@@ -199,6 +201,17 @@ export class UsersRepo {
       .where(eq(users.id, id))
       .returning();
     return row;
+  }
+
+  /** `update` and the events it causes in one statement (no transaction needed; ADR-005). */
+  async updateRecording(id: number, values: Partial<typeof users.$inferInsert>, events: DomainEvent[]): Promise<void> {
+    const update = this.db
+      .update(users)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .getSQL();
+    // Named and prepared per connection: the statement's text depends only on the columns set.
+    await queryRows(this.db, new EventsRepo(this.db).withEvents(update, events.map(toEventRow)));
   }
 
   async delete(id: number): Promise<void> {

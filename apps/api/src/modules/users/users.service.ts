@@ -17,7 +17,7 @@ import { type DomainEvent, recordEvent, withEvents } from '#src/modules/events/r
 import { membershipEvents } from '#src/modules/groups/groups.events.js';
 import { GroupsRepo } from '#src/modules/groups/groups.repo.js';
 import { syncUserDevices } from '#src/modules/networks/device-placement.js';
-import { withAdminInvariant, withAdminInvariantIf } from './admin-invariant.js';
+import { withAdminInvariant } from './admin-invariant.js';
 import { changedUserFields, userIdentity, userObject } from './users.events.js';
 import { listRowToUser, toUser } from './users.mapper.js';
 import { type UserRow, UsersRepo } from './users.repo.js';
@@ -154,20 +154,28 @@ export class UsersService {
     const changingGroups = actor.isAdmin && body.groups !== undefined && !sameSet(body.groups, current.groups);
     const by = userActor(actor);
     const object = userObject({ id: target.id, username: body.username });
+    const values = {
+      username: body.username,
+      firstName: body.first_name,
+      lastName: body.last_name,
+      email: body.email,
+      phone: body.phone || null,
+      ...(actor.isAdmin && body.is_active !== undefined ? { isActive: body.is_active } : {}),
+    };
+    const fields = changedUserFields(current, body, changingGroups, deactivating || activating);
+    const modified: DomainEvent[] =
+      fields.length > 0 ? [{ type: 'user.modified', actor: by, object, subjectUserId: target.id, details: { fields } }] : [];
+    if (!deactivating && !changingGroups) {
+      // The common edit: one row and its events in one statement, no lock and no transaction.
+      const events = activating ? [...modified, { type: 'user.enabled' as const, actor: by, object, subjectUserId: target.id }] : modified;
+      await this.#repo.updateRecording(target.id, values, events).catch(uniqueToProblem);
+      return this.get(body.username);
+    }
     // Only disabling a user or changing their groups can leave no active admin.
-    await withAdminInvariantIf(deactivating || changingGroups, this.db, async (tx) => {
+    await withAdminInvariant(this.db, async (tx) => {
       const repo = new UsersRepo(tx);
-      const events: DomainEvent[] = [];
-      await repo
-        .update(target.id, {
-          username: body.username,
-          firstName: body.first_name,
-          lastName: body.last_name,
-          email: body.email,
-          phone: body.phone || null,
-          ...(actor.isAdmin && body.is_active !== undefined ? { isActive: body.is_active } : {}),
-        })
-        .catch(uniqueToProblem);
+      const events: DomainEvent[] = [...modified];
+      await repo.update(target.id, values).catch(uniqueToProblem);
       if (changingGroups && body.groups !== undefined) {
         const found = await new GroupsRepo(tx).findManyByName(body.groups);
         const missing = body.groups.filter((g) => !found.some((f) => f.name.toLowerCase() === g.toLowerCase()));
@@ -189,8 +197,6 @@ export class UsersService {
         await syncUserDevices(tx, target.id);
         events.push(...membershipEvents(by, { id: target.id, username: body.username }, before, found));
       }
-      const fields = changedUserFields(current, body, changingGroups, deactivating || activating);
-      if (fields.length > 0) events.unshift({ type: 'user.modified', actor: by, object, subjectUserId: target.id, details: { fields } });
       if (deactivating || activating) {
         events.push({ type: deactivating ? 'user.disabled' : 'user.enabled', actor: by, object, subjectUserId: target.id });
       }
