@@ -98,6 +98,7 @@ export const FIELD_CODES = [
   'url.invalid',
   'url.credentials',
   'url.blocked',
+  'url.unresolvable',
   'webhook.trigger_required',
   'certificate.pem',
   'cidr',

@@ -37,6 +37,7 @@ export const FIELD_MESSAGES: Record<string, string> = {
   'url.invalid': 'URL is not valid',
   'url.credentials': 'Put credentials in the fields for them, not in the URL',
   'url.blocked': 'This address is not reachable from Palisade (private, loopback or link-local); an administrator can allow it',
+  'url.unresolvable': 'The host name could not be resolved',
   'webhook.trigger_required': 'Select at least one trigger',
   'certificate.pem': 'Paste a PEM certificate (-----BEGIN CERTIFICATE-----)',
   cidr: 'Enter a valid CIDR (for example 10.0.0.0/8)',

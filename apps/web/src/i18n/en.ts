@@ -166,6 +166,7 @@ export const en = {
   'field.url.invalid': 'Enter a valid http(s) URL',
   'field.url.credentials': 'Remove the user name and password from the URL',
   'field.url.blocked': 'This address is private, loopback or link-local. To allow it, add it to the egress allow-list in the settings',
+  'field.url.unresolvable': 'The host name could not be resolved. Check the address',
   'field.webhook.trigger_required': 'Select at least one trigger',
   'field.certificate.pem': 'Paste a PEM certificate (-----BEGIN CERTIFICATE-----)',
   'field.cidr': 'Enter a valid address with netmask, e.g. 10.0.0.0/8',

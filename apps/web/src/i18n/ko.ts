@@ -155,6 +155,7 @@ export const ko: Catalogue = {
   'field.url.invalid': '올바른 http(s) URL을 입력하세요',
   'field.url.credentials': 'URL에서 사용자 이름과 비밀번호를 제거하세요',
   'field.url.blocked': '사설, 루프백 또는 링크 로컬 주소입니다. 허용하려면 설정의 외부 연결 허용 목록에 추가하세요',
+  'field.url.unresolvable': '호스트 이름을 확인할 수 없습니다. 주소를 확인하세요',
   'field.webhook.trigger_required': '트리거를 하나 이상 선택하세요',
   'field.certificate.pem': 'PEM 인증서를 붙여넣으세요 (-----BEGIN CERTIFICATE-----)',
   'field.cidr': '넷마스크를 포함한 올바른 주소를 입력하세요 (예: 10.0.0.0/8)',

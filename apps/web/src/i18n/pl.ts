@@ -160,6 +160,7 @@ export const pl: Catalogue = {
   'field.url.credentials': 'Usuń nazwę użytkownika i hasło z adresu URL',
   'field.url.blocked':
     'To adres prywatny, pętli zwrotnej lub lokalny dla łącza. Aby go dopuścić, dodaj go w ustawieniach do listy dozwolonych adresów wychodzących',
+  'field.url.unresolvable': 'Nie można odnaleźć nazwy hosta. Sprawdź adres',
   'field.webhook.trigger_required': 'Wybierz co najmniej jeden wyzwalacz',
   'field.certificate.pem': 'Wklej certyfikat PEM (-----BEGIN CERTIFICATE-----)',
   'field.cidr': 'Podaj poprawny adres z maską, np. 10.0.0.0/8',

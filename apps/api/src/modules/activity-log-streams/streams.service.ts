@@ -112,6 +112,8 @@ export class StreamsService {
       await checkEgressUrl(url, await this.options.egressPolicy());
     } catch (error) {
       if (error instanceof EgressBlockedError) {
+        if (error.reason === 'unresolvable')
+          throw fieldProblem('url', 'url.unresolvable', FIELD_MESSAGES['url.unresolvable'] ?? error.message);
         throw fieldProblem('url', 'url.blocked', FIELD_MESSAGES['url.blocked'] ?? 'Address not allowed');
       }
       throw error;

@@ -143,6 +143,24 @@ describe('webhooks CRUD', () => {
     expect((await as(admin).get('/api/v1/webhook')).json()).toHaveLength(1);
   });
 
+  it('says a host name that does not resolve is not an address to allow (400 url.unresolvable)', async () => {
+    const res = await as(admin).post('/api/v1/webhook', {
+      url: 'http://palisade-test.invalid/hook',
+      token: 'x',
+      triggers: ['user.created'],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(fieldErrors(res)).toEqual([{ path: 'url', code: 'url.unresolvable', message: 'The host name could not be resolved' }]);
+    const stream = await as(admin).post('/api/v1/activity_log_stream', {
+      kind: 'vector_http',
+      name: 'siem',
+      url: 'http://palisade-test.invalid/',
+    });
+    expect(stream.statusCode).toBe(400);
+    expect(fieldErrors(stream)[0]?.code).toBe('url.unresolvable');
+    expect((await as(admin).get('/api/v1/webhook')).json()).toEqual([]);
+  });
+
   it('answers 404 for unknown webhooks and deliveries', async () => {
     expect((await as(admin).get('/api/v1/webhook/999')).json().code).toBe('webhook.not_found');
     expect((await as(admin).get('/api/v1/webhook/999/deliveries')).statusCode).toBe(404);

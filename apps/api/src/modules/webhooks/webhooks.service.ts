@@ -2,6 +2,7 @@ import type { CreateWebhookBody, EventType, UpdateWebhookBody, Webhook, WebhookA
 import type { Db } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
 import { checkEgressUrl, EgressBlockedError } from '#src/lib/egress/index.js';
+import { FIELD_MESSAGES } from '#src/lib/field-messages.js';
 import { fieldProblem, HttpProblem } from '#src/lib/problem.js';
 import { type SignedInActor, userActor } from '#src/modules/events/event-actor.js';
 import { type DomainEvent, recordEvent, toEventRow } from '#src/modules/events/record-event.js';
@@ -197,7 +198,11 @@ export class WebhooksService {
     try {
       await checkEgressUrl(url, { allowCidrs: egressAllowCidrs });
     } catch (error) {
-      if (error instanceof EgressBlockedError) throw fieldProblem('url', 'url.blocked', error.message);
+      if (error instanceof EgressBlockedError) {
+        if (error.reason === 'unresolvable')
+          throw fieldProblem('url', 'url.unresolvable', FIELD_MESSAGES['url.unresolvable'] ?? error.message);
+        throw fieldProblem('url', 'url.blocked', error.message);
+      }
       throw error;
     }
   }
