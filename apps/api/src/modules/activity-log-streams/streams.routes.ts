@@ -14,7 +14,7 @@ import type { StreamsService } from './streams.service.js';
 
 /** Activity-log stream destinations (spec §7; enterprise-only per §6, marked in the permission table). */
 export const activityLogStreamsRoutes: FastifyPluginAsyncZod<{ streams: StreamsService }> = async (app, { streams }) => {
-  const tags = ['activity_log_stream'];
+  const tags = ['activity log streams'];
 
   app.get(
     '/api/v1/activity_log_stream',
