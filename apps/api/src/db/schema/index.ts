@@ -2,3 +2,4 @@ export * from './identity.js';
 export * from './networks.js';
 export * from './gateways.js';
 export * from './events.js';
+export * from './mfa.js';
