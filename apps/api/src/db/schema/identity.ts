@@ -93,6 +93,16 @@ export const settings = pgTable('settings', {
   activityLogRetentionDays: integer('activity_log_retention_days').notNull().default(90),
   /** CIDRs outgoing webhooks and streams may reach although the SSRF guard refuses them otherwise. */
   egressAllowCidrs: text('egress_allow_cidrs').array().notNull().default(sql`'{}'::text[]`),
+  /** Outgoing mail (modules/mail); configured when server, port and sender are set. */
+  smtpServer: text('smtp_server').notNull().default(''),
+  smtpPort: integer('smtp_port'),
+  smtpEncryption: text('smtp_encryption', { enum: ['none', 'starttls', 'tls'] })
+    .notNull()
+    .default('starttls'),
+  smtpUser: text('smtp_user').notNull().default(''),
+  /** Sealed with the SecretBox; never returned (responses carry `smtp_password_set`). */
+  smtpPassword: text('smtp_password'),
+  smtpSender: text('smtp_sender').notNull().default(''),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

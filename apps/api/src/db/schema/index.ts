@@ -3,3 +3,4 @@ export * from './networks.js';
 export * from './gateways.js';
 export * from './events.js';
 export * from './mfa.js';
+export * from './mail.js';
