@@ -4,3 +4,4 @@ export * from './gateways.js';
 export * from './events.js';
 export * from './mfa.js';
 export * from './mail.js';
+export * from './mfa-keys.js';
