@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, resetDatabase, type TestApp } from '#test/helpers.js';
-import { addDevice, createLocation, newKey } from '#test/network-fixtures.js';
+import { addDevice, createLocation, locationBody, newKey } from '#test/network-fixtures.js';
 
 describe('network devices', () => {
   let t: TestApp;
@@ -95,6 +95,25 @@ describe('network devices', () => {
     const mfa = await createLocation(t.app, admin, { name: 'secure', address: ['10.102.0.1/24'], mfa_enabled: true });
     const res = await inject('POST', '/api/v1/device/network', admin, { name: 'r', location_id: mfa.id, wireguard_pubkey: newKey() });
     expect(res.json().code).toBe('device.mfa_location');
+    const cli = await inject('POST', '/api/v1/device/network/start_cli', admin, { name: 'cli-r', location_id: mfa.id });
+    expect(cli.statusCode).toBe(400);
+    expect(cli.json().code).toBe('device.mfa_location');
+  });
+
+  it('refuses to make a location with network devices MFA-protected', async () => {
+    const body = locationBody({ name: 'plain', address: ['10.103.0.1/24'] });
+    const plain = await createLocation(t.app, admin, body);
+    const add = await inject('POST', '/api/v1/device/network', admin, { name: 'r', location_id: plain.id, wireguard_pubkey: newKey() });
+    expect(add.statusCode).toBe(201);
+    const res = await inject('PUT', `/api/v1/network/${plain.id}`, admin, { ...body, mfa_enabled: true });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('device.mfa_location');
+    expect((await inject('GET', `/api/v1/network/${plain.id}`, admin)).json().mfa_enabled).toBe(false);
+    const empty = await inject('PUT', `/api/v1/network/${location.id}`, admin, {
+      ...locationBody({ address: ['10.100.0.1/24'] }),
+      mfa_enabled: true,
+    });
+    expect(empty.statusCode).toBe(200);
   });
 
   it('edits, shows the config of and deletes a network device', async () => {

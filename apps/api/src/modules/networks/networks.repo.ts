@@ -157,6 +157,16 @@ export class NetworksRepo {
     if (groupIds.length > 0) await this.db.insert(locationGroups).values(groupIds.map((groupId) => ({ locationId, groupId })));
   }
 
+  /** Whether the location has network devices (they cannot use an MFA-protected location, spec §6). */
+  async hasNetworkDevices(locationId: number): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: devices.id })
+      .from(devices)
+      .where(and(eq(devices.kind, 'network'), eq(devices.locationId, locationId)))
+      .limit(1);
+    return row !== undefined;
+  }
+
   /** Ids of the locations a user may use: no allowed groups, or a shared group. */
   async locationIdsForUser(userId: number): Promise<number[]> {
     const rows = await this.db

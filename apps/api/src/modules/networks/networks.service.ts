@@ -25,6 +25,10 @@ export const networkNotFound = (id: number) => new HttpProblem(404, 'network.not
 const nameTaken = () =>
   new HttpProblem(400, 'network.name_taken', 'Name already taken.', [{ path: 'name', code: 'name_taken', message: 'Name already taken' }]);
 
+/** Network devices cannot pass MFA, so a location that has some cannot be made MFA-protected (spec §6). */
+const mfaWithNetworkDevices = () =>
+  new HttpProblem(400, 'device.mfa_location', 'The location has network devices; MFA-protected locations are not available for them.');
+
 const tx = <T>(db: Db, fn: (t: Db) => Promise<T>) => db.transaction((t) => fn(t as unknown as Db));
 
 async function resolveGroupIds(db: Db, names: string[]): Promise<number[]> {
@@ -156,6 +160,7 @@ export class NetworksService {
       const repo = new NetworksRepo(t);
       const locked = await repo.lockById(id);
       if (!locked) throw networkNotFound(id);
+      if (body.mfa_enabled && !locked.mfaEnabled && (await repo.hasNetworkDevices(id))) throw mfaWithNetworkDevices();
       const [before] = await repo.withGroups([locked]);
       const groupIds = await resolveGroupIds(t, body.allowed_groups);
       await repo.update(id, locationValues(body));
