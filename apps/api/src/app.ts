@@ -41,6 +41,7 @@ import { openapiPlugin, registerOpenapiRoute } from '#src/plugins/openapi.js';
 import { securityHeadersPlugin } from '#src/plugins/security-headers.js';
 import { sessionPlugin } from '#src/plugins/session.js';
 import { staticWebPlugin } from '#src/plugins/static-web.js';
+import { MfaCore } from '#src/modules/mfa/mfa.core.js';
 import { createServices, type Services } from '#src/services.js';
 
 declare module 'fastify' {
@@ -52,6 +53,8 @@ declare module 'fastify' {
     eventSignal: EventSignal;
     /** Background jobs; set when buildApp was given `jobs: true`. */
     jobs: JobRunner | undefined;
+    /** The MFA core: pending sign-in step, enabled methods, recovery codes (modules/mfa/mfa.core.ts). */
+    mfa: MfaCore;
   }
 }
 
@@ -205,6 +208,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(csrfPlugin, { publicUrl: env.PUBLIC_URL });
   const sessionCookie = { secure: env.PUBLIC_URL?.startsWith('https://') ?? false, maxAgeSeconds: env.SESSION_TTL_HOURS * 3600 };
   await app.register(sessionPlugin, sessionCookie);
+  app.decorate('mfa', new MfaCore(database.db, secrets, env.SESSION_TTL_HOURS * 3600_000, sessionCookie));
   await app.register(accessPlugin, { moduleFlags: () => app.services.settings.moduleFlags() });
   await app.register(inputGuardPlugin);
   await app.register(openapiPlugin);

@@ -9,8 +9,10 @@
  * - `owner_or_admin`: a signed-in user; the service lets only the object's owner (or an admin)
  *   through and answers 403 otherwise (devices addressed by id).
  * - `admin`: members of a group with the admin flag.
+ * - `mfa_pending`: only a pending-MFA session (password passed, second step not yet): the MFA
+ *   sign-in steps. Anyone else, signed in or not, gets 401.
  */
-export type Access = 'public' | 'user' | 'self_or_admin' | 'owner_or_admin' | 'admin';
+export type Access = 'public' | 'user' | 'self_or_admin' | 'owner_or_admin' | 'admin' | 'mfa_pending';
 
 /**
  * The module a route belongs to (settings `<module>_enabled`). While its module is disabled the

@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'auth.mfa_required',
   'auth.user_disabled',
   'auth.invalid_password',
+  'auth.invalid_code',
   'user.not_found',
   'user.username_taken',
   'user.email_taken',

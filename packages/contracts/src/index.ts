@@ -13,3 +13,4 @@ export * from './stats.js';
 export * from './users.js';
 export * from './validation.js';
 export * from './webhooks.js';
+export * from './mfa.js';

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** AES-256-GCM with a random 96-bit nonce. Output: base64url(nonce | tag | ciphertext) prefixed with `v1.`. */
 export class SecretBox {
@@ -18,6 +18,11 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.#key, nonce);
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return `v1.${Buffer.concat([nonce, cipher.getAuthTag(), body]).toString('base64url')}`;
+  }
+
+  /** A 32-byte key for one purpose (HMAC-SHA256 of the purpose under this box's key), for keyed hashes. */
+  deriveKey(purpose: string): Buffer {
+    return createHmac('sha256', this.#key).update(`palisade:${purpose}`, 'utf8').digest();
   }
 
   decrypt(sealed: string): string {

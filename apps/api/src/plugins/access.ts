@@ -44,6 +44,10 @@ export const accessPlugin = fp(async (app: FastifyInstance, options: AccessOptio
     const rule = request.routeOptions.config.rule;
     if (!rule) return;
     const session = request.session;
+    if (rule.access === 'mfa_pending') {
+      if (session?.state !== 'mfa_pending') throw new HttpProblem(401, 'auth.unauthenticated', 'Sign in with your password first.');
+      return;
+    }
     if (rule.access !== 'public' && session?.state !== 'active') {
       if (session?.state === 'mfa_pending') throw new HttpProblem(401, 'auth.mfa_required', 'Multi-factor authentication is required.');
       throw new HttpProblem(401, 'auth.unauthenticated', 'You need to sign in.');

@@ -87,6 +87,7 @@ export const en = {
   'error.auth.mfa_required': 'Additional verification is required.',
   'error.auth.user_disabled': 'This account is disabled. Contact your administrator.',
   'error.auth.invalid_password': 'The current password is incorrect.',
+  'error.auth.invalid_code': 'Code is invalid',
   'error.user.not_found': 'User not found.',
   'error.user.username_taken': 'Username already in use',
   'error.user.email_taken': 'Email already in use',

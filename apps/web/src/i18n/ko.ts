@@ -77,6 +77,7 @@ export const ko: Catalogue = {
   'error.auth.mfa_required': '추가 인증이 필요합니다.',
   'error.auth.user_disabled': '비활성화된 계정입니다. 관리자에게 문의하세요.',
   'error.auth.invalid_password': '현재 비밀번호가 올바르지 않습니다.',
+  'error.auth.invalid_code': '코드가 올바르지 않습니다',
   'error.user.not_found': '사용자를 찾을 수 없습니다.',
   'error.user.username_taken': '이미 사용 중인 사용자 이름입니다',
   'error.user.email_taken': '이미 사용 중인 이메일입니다',

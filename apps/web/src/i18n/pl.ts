@@ -77,6 +77,7 @@ export const pl: Catalogue = {
   'error.auth.mfa_required': 'Wymagana jest dodatkowa weryfikacja.',
   'error.auth.user_disabled': 'To konto jest wyłączone. Skontaktuj się z administratorem.',
   'error.auth.invalid_password': 'Obecne hasło jest nieprawidłowe.',
+  'error.auth.invalid_code': 'Kod jest nieprawidłowy',
   'error.user.not_found': 'Nie znaleziono użytkownika.',
   'error.user.username_taken': 'Nazwa użytkownika jest już zajęta',
   'error.user.email_taken': 'Adres e-mail jest już używany',

@@ -6,7 +6,8 @@ import { HttpProblem } from '#src/lib/problem.js';
 import { anonymousActor, type RequestOrigin, userActor } from '#src/modules/events/event-actor.js';
 import { type DomainEvent, recordEvent, toEventRow, withEvents } from '#src/modules/events/record-event.js';
 import { userObject } from '#src/modules/users/users.events.js';
-import { mfaMethodsOf, toUser } from '#src/modules/users/users.mapper.js';
+import { mfaRequiredOf, PENDING_MFA_TTL_MS } from '#src/modules/mfa/mfa.core.js';
+import { toUser } from '#src/modules/users/users.mapper.js';
 import { type FailurePolicy, LoginRepo } from './login.repo.js';
 import { type SessionActor, SessionsRepo } from './sessions.repo.js';
 
@@ -86,14 +87,15 @@ export class AuthService {
               state,
               ip: ctx.ip,
               userAgent: ctx.userAgent?.slice(0, 512) ?? null,
-              expiresAt: new Date(Date.now() + this.sessionTtlMs),
+              // A pending-MFA session only lets the second step through, for 5 minutes.
+              expiresAt: new Date(Date.now() + (state === 'mfa_pending' ? PENDING_MFA_TTL_MS : this.sessionTtlMs)),
             },
           }
         : {}),
       event: toEventRow(event),
     });
     if (!user.isActive) throw new HttpProblem(401, 'auth.user_disabled', 'This account is disabled.');
-    if (state === 'mfa_pending') return { kind: 'mfa', token, body: { mfa: mfaMethodsOf(user) } };
+    if (state === 'mfa_pending') return { kind: 'mfa', token, body: { mfa: await mfaRequiredOf(this.db, user) } };
     return { kind: 'success', token, body: { user: toUser({ ...user, ...membership }) } };
   }
 
@@ -118,7 +120,8 @@ export class AuthService {
     const id = sha256(token);
     const actor = await this.#sessions.findLive(id);
     if (!actor) return undefined;
-    if (Date.now() - actor.lastSeenAt.getTime() <= TOUCH_AFTER_MS) return { actor, refreshed: false };
+    // A pending-MFA session is never extended.
+    if (actor.state !== 'active' || Date.now() - actor.lastSeenAt.getTime() <= TOUCH_AFTER_MS) return { actor, refreshed: false };
     await this.#sessions.touch(id, new Date(Date.now() + this.sessionTtlMs));
     return { actor, refreshed: true };
   }

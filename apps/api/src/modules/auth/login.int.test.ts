@@ -208,6 +208,7 @@ describe('login, sessions and lockout', () => {
   it('a user with MFA gets 201 and a half session that only MFA routes accept', async () => {
     await t.newUser(admin, 'carol');
     await t.database.db.execute(sql`update users set mfa_enabled = true, mfa_method = 'totp' where username = 'carol'`);
+    await t.database.db.execute(sql`insert into mfa_methods (user_id, method) select id, 'totp' from users where username = 'carol'`);
     const res = await login('carol', USER_PASSWORD);
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ mfa: { methods: ['totp'], default_method: 'totp' } });

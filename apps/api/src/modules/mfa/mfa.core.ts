@@ -1,0 +1,218 @@
+import { createHmac, randomInt } from 'node:crypto';
+import { type LoginSuccess, type MfaRequired, TOO_MANY_ATTEMPTS_DETAIL } from '@palisade/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '#src/db/client.js';
+import { randomToken, type SecretBox, sha256 } from '#src/lib/crypto.js';
+import { HttpProblem } from '#src/lib/problem.js';
+import { IP_POLICY, USERNAME_POLICY } from '#src/modules/auth/auth.service.js';
+import { LoginRepo } from '#src/modules/auth/login.repo.js';
+import { anonymousActor, originOf, userActor } from '#src/modules/events/event-actor.js';
+import { type DomainEvent, recordEvent, toEventRow } from '#src/modules/events/record-event.js';
+import { userObject } from '#src/modules/users/users.events.js';
+import { toUser } from '#src/modules/users/users.mapper.js';
+import { type MfaMethod, MfaRepo } from './mfa.repo.js';
+import { type SessionCookieOptions, setSessionCookie } from '#src/plugins/session.js';
+
+/**
+ * The MFA core (issue 10): the pending-MFA sign-in state, the second step's check under the login
+ * lockout, and the bookkeeping of enabled methods and recovery codes. Method modules (TOTP,
+ * recovery codes, email codes, WebAuthn) build on it through `app.mfa` (an `MfaCore`):
+ *
+ * - `pendingUser(request)`: the user a pending-MFA session belongs to (401 otherwise);
+ * - `verifyPendingStep(request, reply, method, check)`: the sign-in step; answers like a login;
+ * - `enableMethod(tx, userId, method)` / `disableMethod(tx, userId, method)`: keep
+ *   `users.mfa_enabled` / `users.mfa_method` right; the first method returns new recovery codes;
+ * - `enabledMethods(db, userId)`, `regenerateRecoveryCodes(tx, userId)`, `useRecoveryCode(db, userId, code)`.
+ */
+
+export type { MfaMethod } from './mfa.repo.js';
+/** What a sign-in step was passed with (`details.mfa_method` of `auth.login_succeeded`). */
+export type MfaStepMethod = MfaMethod | 'recovery';
+
+/** A pending-MFA session lives 5 minutes and is never extended. */
+export const PENDING_MFA_TTL_MS = 5 * 60 * 1000;
+export const RECOVERY_CODE_COUNT = 10;
+
+/** Recovery code alphabet: no 0/o, 1/l/i. */
+const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+export interface PendingUser {
+  userId: number;
+  username: string;
+  sessionId: string;
+}
+
+export const enabledMethods = (db: Db, userId: number): Promise<MfaMethod[]> => new MfaRepo(db).enabledMethods(userId);
+
+/** The `POST /auth` 201 body: the enabled methods and the default first. */
+export async function mfaRequiredOf(db: Db, user: { id: number; mfaMethod: string | null }): Promise<MfaRequired['mfa']> {
+  const methods = await enabledMethods(db, user.id);
+  const fallback = methods[0];
+  const defaultMethod = methods.includes(user.mfaMethod as MfaMethod) ? (user.mfaMethod as MfaMethod) : fallback;
+  return { methods, ...(defaultMethod ? { default_method: defaultMethod } : {}) };
+}
+
+export class MfaCore {
+  readonly #recoveryKey: Buffer;
+
+  constructor(
+    private readonly db: Db,
+    secrets: SecretBox,
+    private readonly sessionTtlMs: number,
+    private readonly cookie: SessionCookieOptions,
+  ) {
+    this.#recoveryKey = secrets.deriveKey('mfa-recovery-codes');
+  }
+
+  /** The pending-MFA session's user; 401 when the caller has none (the first step was not passed). */
+  pendingUser(request: FastifyRequest): PendingUser {
+    const s = request.session;
+    if (s?.state !== 'mfa_pending') throw new HttpProblem(401, 'auth.unauthenticated', 'You need to sign in.');
+    return { userId: s.userId, username: s.username, sessionId: s.sessionId };
+  }
+
+  /**
+   * The second sign-in step: counts the attempt against the same per-user and per-IP counters as
+   * the password (429 when locked), runs `check`, answers 400 `auth.invalid_code` when it fails,
+   * and otherwise replaces the pending session with an active one under a new cookie token and
+   * answers like a password login, recording `auth.login_succeeded` with `details.mfa_method`.
+   */
+  async verifyPendingStep(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    method: MfaStepMethod,
+    check: (user: PendingUser) => Promise<boolean>,
+  ): Promise<LoginSuccess> {
+    const pending = this.pendingUser(request);
+    const login = new LoginRepo(this.db);
+    const ipKey = `ip:${request.ip}`;
+    const attempt = await login.begin(pending.username, ipKey, { user: USERNAME_POLICY, ip: IP_POLICY });
+    const origin = originOf(request);
+    const object = userObject({ id: pending.userId, username: pending.username });
+    const refused = (type: 'auth.login_failed' | 'auth.locked_out', details?: Record<string, unknown>): DomainEvent => ({
+      type,
+      actor: anonymousActor(origin),
+      object,
+      subjectUserId: pending.userId,
+      details: { mfa_method: method, ...details },
+    });
+    if (attempt.locked || attempt.userFailures > USERNAME_POLICY.limit || attempt.ipFailures > IP_POLICY.limit) {
+      await recordEvent(this.db, refused('auth.locked_out'));
+      throw new HttpProblem(429, 'auth.too_many_attempts', TOO_MANY_ATTEMPTS_DETAIL);
+    }
+    const user = attempt.user;
+    if (!user || user.id !== pending.userId || !(await check(pending))) {
+      await recordEvent(this.db, refused('auth.login_failed', { reason: 'invalid_code' }));
+      throw new HttpProblem(400, 'auth.invalid_code', 'Code is invalid');
+    }
+    // The pending session is spent once: a second success racing this one finds it gone.
+    if (!(await new MfaRepo(this.db).spendPendingSession(pending.sessionId))) {
+      throw new HttpProblem(401, 'auth.unauthenticated', 'You need to sign in.');
+    }
+    const token = randomToken();
+    const event: DomainEvent = {
+      type: 'auth.login_succeeded',
+      actor: userActor({ userId: user.id, username: user.username, ...origin }),
+      object,
+      details: { mfa_method: method },
+    };
+    const membership = await login.succeed({
+      userId: user.id,
+      userKey: attempt.userKey,
+      ipKey,
+      ipPolicy: IP_POLICY,
+      session: {
+        id: sha256(token),
+        previousId: null,
+        state: 'active',
+        ip: request.ip,
+        userAgent: origin.userAgent ?? null,
+        expiresAt: new Date(Date.now() + this.sessionTtlMs),
+      },
+      event: toEventRow(event),
+    });
+    setSessionCookie(reply, token, this.cookie);
+    return { user: toUser({ ...user, ...membership }) };
+  }
+
+  /**
+   * Marks `method` enabled for the user and keeps the user's flags right: MFA on, the default
+   * kept (or this method when there was none). Enabling the first method generates recovery codes,
+   * returned once. Run it in the transaction that enables the method.
+   */
+  async enableMethod(tx: Db, userId: number, method: MfaMethod): Promise<{ recoveryCodes?: string[] }> {
+    const repo = new MfaRepo(tx);
+    const before = await repo.enabledMethods(userId);
+    await repo.addMethod(userId, method);
+    await repo.turnOn(userId, method);
+    if (before.length > 0) return {};
+    return { recoveryCodes: await this.regenerateRecoveryCodes(tx, userId) };
+  }
+
+  /**
+   * Removes `method`; the default moves to another enabled method; without any left MFA is off and
+   * the recovery codes are dropped. Returns the methods still enabled.
+   */
+  async disableMethod(tx: Db, userId: number, method: MfaMethod): Promise<MfaMethod[]> {
+    const repo = new MfaRepo(tx);
+    await repo.removeMethod(userId, method);
+    const left = await repo.enabledMethods(userId);
+    const current = (await repo.defaultMethod(userId)) as MfaMethod | null;
+    const nextDefault = current && left.includes(current) ? current : (left[0] ?? null);
+    await repo.setFlags(userId, left.length > 0, nextDefault);
+    if (left.length === 0) await repo.deleteRecoveryCodes(userId);
+    return left;
+  }
+
+  /**
+   * Turns MFA off altogether (the user's `DELETE /auth/mfa`, an admin's reset): every method's
+   * row and the recovery codes go; method modules drop their own secrets (TOTP: `mfa_totp`).
+   */
+  async disableAll(tx: Db, userId: number): Promise<void> {
+    const repo = new MfaRepo(tx);
+    await repo.removeAllMethods(userId);
+    await repo.deleteRecoveryCodes(userId);
+    await repo.setFlags(userId, false, null);
+  }
+
+  /** Sets the default among the enabled methods; false when `method` is not enabled. */
+  async setDefault(tx: Db, userId: number, method: MfaMethod): Promise<boolean> {
+    const repo = new MfaRepo(tx);
+    if (!(await repo.enabledMethods(userId)).includes(method)) return false;
+    await repo.setFlags(userId, true, method);
+    return true;
+  }
+
+  /** New recovery codes replace the old ones; returned once, stored as keyed hashes. */
+  async regenerateRecoveryCodes(tx: Db, userId: number): Promise<string[]> {
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => newRecoveryCode());
+    await new MfaRepo(tx).replaceRecoveryCodes(
+      userId,
+      codes.map((code) => this.recoveryHash(code)),
+    );
+    return codes;
+  }
+
+  /** Spends one unused recovery code; false when it is unknown or was used. */
+  useRecoveryCode(db: Db, userId: number, code: string): Promise<boolean> {
+    return new MfaRepo(db).spendRecoveryCode(userId, this.recoveryHash(code));
+  }
+
+  recoveryCodesLeft(db: Db, userId: number): Promise<number> {
+    return new MfaRepo(db).recoveryCodesLeft(userId);
+  }
+
+  /** HMAC-SHA256 of the normalised code (lower case, no spaces or dashes): fast, keyed, not reversible. */
+  recoveryHash(code: string): string {
+    return createHmac('sha256', this.#recoveryKey)
+      .update(code.toLowerCase().replace(/[\s-]+/g, ''), 'utf8')
+      .digest('hex');
+  }
+}
+
+/** `xxxxx-xxxxx` from a 31-letter alphabet: about 49 bits. */
+function newRecoveryCode(): string {
+  let s = '';
+  for (let i = 0; i < 10; i++) s += RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)];
+  return `${s.slice(0, 5)}-${s.slice(5)}`;
+}
