@@ -5,3 +5,4 @@ export * from './events.js';
 export * from './mfa.js';
 export * from './mail.js';
 export * from './mfa-keys.js';
+export * from './vpn-sessions.js';
