@@ -5,6 +5,7 @@ import { DevicesService } from '#src/modules/devices/devices.service.js';
 import { NetworkDevicesService } from '#src/modules/devices/network-devices.service.js';
 import { GatewaysService, type GrpcUrlOptions } from '#src/modules/gateways/gateways.service.js';
 import { GroupsService } from '#src/modules/groups/groups.service.js';
+import { MailService, type MailServiceOptions } from '#src/modules/mail/mail.service.js';
 import { NetworksService } from '#src/modules/networks/networks.service.js';
 import { SettingsService } from '#src/modules/settings/settings.service.js';
 import { StatsService } from '#src/modules/stats/stats.service.js';
@@ -20,6 +21,8 @@ export interface Services {
   networkDevices: NetworkDevicesService;
   gateways: GatewaysService;
   stats: StatsService;
+  /** The one mail service: every sender queues through it (modules/mail). */
+  mail: MailService;
 }
 
 export interface ServiceOptions {
@@ -27,6 +30,7 @@ export interface ServiceOptions {
   secrets: SecretBox;
   publicUrl: string | undefined;
   grpc?: GrpcUrlOptions;
+  mail?: MailServiceOptions;
 }
 
 export function createServices(db: Db, options: ServiceOptions): Services {
@@ -45,5 +49,6 @@ export function createServices(db: Db, options: ServiceOptions): Services {
       options.grpc ?? { publicGrpcUrl: undefined, publicUrl: options.publicUrl, grpcPort: 50055, tls: false },
     ),
     stats: new StatsService(db),
+    mail: new MailService(db, options.secrets, options.mail),
   };
 }

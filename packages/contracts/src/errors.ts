@@ -56,6 +56,8 @@ export const ERROR_CODES = [
   'webhook.delivery_not_found',
   'activity_log_stream.not_found',
   'egress.blocked',
+  'mail.not_configured',
+  'mail.send_failed',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

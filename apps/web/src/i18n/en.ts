@@ -121,6 +121,8 @@ export const en = {
   'error.webhook.delivery_not_found': 'Delivery not found.',
   'error.activity_log_stream.not_found': 'Activity log streaming destination not found.',
   'error.egress.blocked': 'Palisade may not connect to this address. If it is trusted, add it to the egress allow-list in the settings.',
+  'error.mail.not_configured': 'Outgoing mail is not configured. Set the SMTP server, port and sender address in the settings.',
+  'error.mail.send_failed': 'Error sending email',
 
   'field.required': 'Field required',
   'field.invalid': 'Invalid value',

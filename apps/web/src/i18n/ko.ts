@@ -111,6 +111,8 @@ export const ko: Catalogue = {
   'error.webhook.delivery_not_found': '전송 기록을 찾을 수 없습니다.',
   'error.activity_log_stream.not_found': '활동 로그 스트리밍 대상을 찾을 수 없습니다.',
   'error.egress.blocked': 'Palisade는 이 주소에 연결할 수 없습니다. 신뢰할 수 있는 주소라면 설정의 외부 연결 허용 목록에 추가하세요.',
+  'error.mail.not_configured': '발신 메일이 설정되지 않았습니다. 설정에서 SMTP 서버, 포트, 보내는 사람 주소를 지정하세요.',
+  'error.mail.send_failed': '이메일 전송 중 오류가 발생했습니다',
 
   'field.required': '필수 항목입니다',
   'field.invalid': '잘못된 값입니다',

@@ -112,6 +112,8 @@ export const pl: Catalogue = {
   'error.activity_log_stream.not_found': 'Nie znaleziono miejsca docelowego strumieniowania dziennika aktywności.',
   'error.egress.blocked':
     'Palisade nie może łączyć się z tym adresem. Jeśli jest zaufany, dodaj go w ustawieniach do listy dozwolonych adresów wychodzących.',
+  'error.mail.not_configured': 'Poczta wychodząca nie jest skonfigurowana. Ustaw serwer SMTP, port i adres nadawcy w ustawieniach.',
+  'error.mail.send_failed': 'Błąd wysyłania wiadomości e-mail',
 
   'field.required': 'Pole wymagane',
   'field.invalid': 'Nieprawidłowa wartość',

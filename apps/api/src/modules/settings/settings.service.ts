@@ -22,11 +22,10 @@ const toModuleFlags = (row: SettingsRow): ModuleFlags => ({
 });
 
 /**
- * Whether outgoing mail is configured (GET /info `smtp_enabled`). Settings hold no SMTP server
- * yet, so nothing can be sent and the answer is false; the SMTP settings work derives it here from
- * the stored server and sender address, and every caller follows.
+ * Whether outgoing mail is configured (GET /info `smtp_enabled`, modules/mail): the SMTP server,
+ * port and sender address are set.
  */
-export const isSmtpConfigured = (_row: SettingsRow): boolean => false;
+export const isSmtpConfigured = (row: SettingsRow): boolean => row.smtpServer !== '' && row.smtpPort !== null && row.smtpSender !== '';
 
 export const toSettings = (row: SettingsRow): Settings => ({
   instance_name: row.instanceName,
