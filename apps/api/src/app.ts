@@ -29,6 +29,7 @@ import { groupsRoutes } from '#src/modules/groups/groups.routes.js';
 import { HealthRepo } from '#src/modules/health/health.repo.js';
 import { healthRoutes } from '#src/modules/health/health.routes.js';
 import { networksRoutes } from '#src/modules/networks/networks.routes.js';
+import { mailRoutes } from '#src/modules/mail/mail.routes.js';
 import { settingsRoutes } from '#src/modules/settings/settings.routes.js';
 import { statsRoutes } from '#src/modules/stats/stats.routes.js';
 import { usersRoutes } from '#src/modules/users/users.routes.js';
@@ -217,6 +218,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(registerOpenapiRoute);
   await app.register(authRoutes, sessionCookie);
   await app.register(settingsRoutes);
+  await app.register(mailRoutes, { db: database.db });
   await app.register(usersRoutes);
   await app.register(groupsRoutes);
   await app.register(networksRoutes);

@@ -34,7 +34,7 @@ export interface ServiceOptions {
 }
 
 export function createServices(db: Db, options: ServiceOptions): Services {
-  const settings = new SettingsService(db);
+  const settings = new SettingsService(db, Date.now, options.secrets);
   return {
     auth: new AuthService(db, options.sessionTtlMs),
     users: new UsersService(db),

@@ -135,6 +135,16 @@ const WEBHOOK_FIELDS = {
   triggers: list(64, true),
   enabled: bool(false),
 };
+/** SMTP settings (PATCH /settings; each optional). */
+const SMTP_FIELDS = {
+  smtp_server: str(253, { required: false }),
+  smtp_port: num(1, 65535, false),
+  smtp_encryption: str(16, { required: false }),
+  smtp_user: str(255, { required: false }),
+  smtp_password: str(255, { required: false }),
+  smtp_sender: str(254, { ascii: true, required: false }),
+};
+
 /** An update keeps the token when it is left out. */
 const WEBHOOK_UPDATE_FIELDS = { ...WEBHOOK_FIELDS, token: str(256, { required: false }) };
 
@@ -151,6 +161,13 @@ const BODY_ROUTES: BodyRoute[] = [
     url: '/api/v1/settings',
     base: SETTINGS_BASE,
     fields: Object.fromEntries(Object.entries(SETTINGS_FIELDS).map(([k, f]) => [k, { ...f, required: false }])),
+  },
+  { method: 'PATCH', url: '/api/v1/settings', base: { smtp_server: 'smtp.fuzz.example', smtp_port: 587 }, fields: SMTP_FIELDS },
+  {
+    method: 'POST',
+    url: '/api/v1/mail/test',
+    base: { to: 'fuzz@example.com' },
+    fields: { to: str(254, { ascii: true }), locale: str(8, { required: false }) },
   },
   {
     method: 'POST',

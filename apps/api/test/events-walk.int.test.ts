@@ -7,6 +7,7 @@ import { randomToken, sha256 } from '#src/lib/crypto.js';
 import { hashPassword } from '#src/lib/password.js';
 import { createTestApp, type HttpMethod, type TestApp, USER_PASSWORD } from '#test/helpers.js';
 import { locationBody, newKey } from '#test/network-fixtures.js';
+import { startSmtpServer, type TestSmtpServer } from '#test/smtp-server.js';
 
 /**
  * ADR-005 / issue "Domain events" §5: walk every registered `/api/v1` route that changes state
@@ -69,6 +70,9 @@ function serverConfig(n: number) {
   const server = generateKeyPair();
   return `[Interface]\nPrivateKey = ${server.privateKey}\nAddress = 10.${60 + (n % 100)}.0.1/24\nListenPort = 51820\n\n[Peer]\nPublicKey = ${newKey()}\nAllowedIPs = 10.${60 + (n % 100)}.0.10/32\n`;
 }
+
+/** SMTP servers the mail fixture started, closed after the walk. */
+const smtpServers: TestSmtpServer[] = [];
 
 const FIXTURES: Record<string, Fixture> = {
   // auth
@@ -293,6 +297,19 @@ const FIXTURES: Record<string, Fixture> = {
   // activity log
   'GET /api/v1/activity_log/export': async () => ({ url: '/api/v1/activity_log/export?format=jsonl', object: { type: 'activity_log' } }),
 
+  // mail (a real SMTP server on loopback takes the test mail)
+  'POST /api/v1/mail/test': async (w) => {
+    const smtp = await startSmtpServer();
+    smtpServers.push(smtp);
+    await w.api('PATCH', '/api/v1/settings', w.admin, {
+      smtp_server: '127.0.0.1',
+      smtp_port: smtp.port,
+      smtp_encryption: 'none',
+      smtp_sender: 'walk@example.com',
+    });
+    return { url: '/api/v1/mail/test', payload: { to: `walk${w.n}@example.com` }, object: { type: 'settings' } };
+  },
+
   // webhooks (deliveries go to a loopback address the allow-list admits; no job runs in this app)
   'POST /api/v1/webhook': async (w) => ({ url: '/api/v1/webhook', payload: webhookBody(w.n), object: { type: 'webhook' } }),
   'PUT /api/v1/webhook/:id': async (w) => {
@@ -384,7 +401,10 @@ describe('route-walking events: every state-changing route records who did what,
     // Webhook and stream targets on loopback pass the egress guard (nothing is sent: no jobs run).
     await t.database.db.update(settings).set({ egressAllowCidrs: ['127.0.0.0/8'] });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await Promise.all(smtpServers.map((s) => s.close()));
+    await t.close();
+  });
 
   /** The routes this walk must cover, from the app's own route table. */
   const walked = () =>

@@ -52,6 +52,7 @@ export const ROUTE_ACCESS = {
   'PATCH /api/v1/settings': rule('admin', 'settings.update'),
   'GET /api/v1/settings_enterprise': rule('user', 'settings.read_enterprise'),
   'PATCH /api/v1/settings_enterprise': rule('admin', 'settings.update_enterprise'),
+  'POST /api/v1/mail/test': rule('admin', 'mail.test'),
 
   'POST /api/v1/auth': rule('public', 'auth.login'),
   'POST /api/v1/auth/logout': rule('public', 'auth.logout'),

@@ -79,6 +79,7 @@ export const EVENT_CATALOGUE = {
 
   'settings.modified': { module: 'settings' },
   'enterprise_settings.modified': { module: 'settings' },
+  'mail.test_sent': { module: 'settings' },
 
   'webhook.created': { module: 'webhooks' },
   'webhook.modified': { module: 'webhooks' },

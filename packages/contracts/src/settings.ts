@@ -2,6 +2,42 @@ import { parseCidr } from '@palisade/wireguard';
 import { z } from 'zod';
 import { LIMITS, requiredString } from './validation.js';
 
+/** Encryption towards the SMTP server: none, STARTTLS (upgrade on the plain port), implicit TLS. */
+export const SMTP_ENCRYPTIONS = ['none', 'starttls', 'tls'] as const;
+export type SmtpEncryption = (typeof SMTP_ENCRYPTIONS)[number];
+
+/** A host name or an IP address (IPv6 with or without brackets); '' means no server. */
+const smtpServer = z
+  .string({ error: 'invalid_type' })
+  .trim()
+  .max(253, { error: 'max_length' })
+  .refine((v) => v === '' || /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(v) || /^\[?[0-9A-Fa-f:.]+\]?$/.test(v), {
+    error: 'invalid',
+  });
+
+/** '' or an email address. */
+const smtpSender = z
+  .string({ error: 'invalid_type' })
+  .trim()
+  .max(LIMITS.emailMax, { error: 'max_length' })
+  .refine((v) => v === '' || z.email().safeParse(v).success, { error: 'email' });
+
+/** The SMTP fields of a settings write; each optional (absent keeps the stored value). */
+const smtpFields = {
+  smtp_server: smtpServer.optional(),
+  smtp_port: z
+    .number({ error: 'number' })
+    .int({ error: 'number' })
+    .min(1, { error: 'min_value' })
+    .max(65_535, { error: 'max_value' })
+    .optional(),
+  smtp_encryption: z.enum(SMTP_ENCRYPTIONS, { error: 'invalid' }).optional(),
+  smtp_user: z.string({ error: 'invalid_type' }).trim().max(255, { error: 'max_length' }).optional(),
+  /** Write-only: absent keeps the stored password, '' removes it. */
+  smtp_password: z.string({ error: 'invalid_type' }).max(255, { error: 'max_length' }).optional(),
+  smtp_sender: smtpSender.optional(),
+};
+
 const logoUrl = z
   .string({ error: 'invalid_type' })
   .trim()
@@ -26,6 +62,14 @@ export const SettingsSchema = z
      * or link-local (the SSRF guard refuses those otherwise). Empty by default.
      */
     egress_allow_cidrs: z.array(z.string()),
+    /** Outgoing mail (docs/mail.md): configured when server, port and sender are set. */
+    smtp_server: z.string(),
+    smtp_port: z.number().int().nullable(),
+    smtp_encryption: z.enum(SMTP_ENCRYPTIONS),
+    smtp_user: z.string(),
+    /** Whether a password is stored; the password itself is never returned. */
+    smtp_password_set: z.boolean(),
+    smtp_sender: z.string(),
   })
   .meta({ id: 'Settings' });
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -56,6 +100,7 @@ export const UpdateSettingsBodySchema = z.strictObject({
     )
     .max(100, { error: 'max_length' })
     .optional(),
+  ...smtpFields,
 });
 export type UpdateSettingsBody = z.infer<typeof UpdateSettingsBodySchema>;
 export const PatchSettingsBodySchema = UpdateSettingsBodySchema.partial();
@@ -83,4 +128,18 @@ export const DEFAULT_SETTINGS: Settings = {
   openid_enabled: true,
   activity_log_retention_days: 90,
   egress_allow_cidrs: [],
+  smtp_server: '',
+  smtp_port: null,
+  smtp_encryption: 'starttls',
+  smtp_user: '',
+  smtp_password_set: false,
+  smtp_sender: '',
 };
+
+/** POST /mail/test: sends a test mail now to `to`. */
+export const MailTestBodySchema = z.strictObject({
+  to: requiredString(LIMITS.emailMax).pipe(z.email({ error: 'email' })),
+  /** The language of the test mail (the console sends its own); English when absent. */
+  locale: z.enum(['en', 'ko', 'pl'], { error: 'invalid' }).optional(),
+});
+export type MailTestBody = z.infer<typeof MailTestBodySchema>;

@@ -1010,6 +1010,7 @@ export const en = {
   'activity.event.gateway.deleted': 'Gateway deleted',
   'activity.event.settings.modified': 'Settings changed',
   'activity.event.enterprise_settings.modified': 'Enterprise settings changed',
+  'activity.event.mail.test_sent': 'Test email sent',
   'activity.event.webhook.created': 'Webhook created',
   'activity.event.webhook.modified': 'Webhook modified',
   'activity.event.webhook.deleted': 'Webhook deleted',

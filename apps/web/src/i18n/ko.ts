@@ -973,6 +973,7 @@ export const ko: Catalogue = {
   'activity.event.gateway.deleted': '게이트웨이 삭제됨',
   'activity.event.settings.modified': '설정 변경됨',
   'activity.event.enterprise_settings.modified': '엔터프라이즈 설정 변경됨',
+  'activity.event.mail.test_sent': '테스트 이메일 전송됨',
   'activity.event.webhook.created': '웹훅 생성됨',
   'activity.event.webhook.modified': '웹훅 수정됨',
   'activity.event.webhook.deleted': '웹훅 삭제됨',

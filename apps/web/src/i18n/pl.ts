@@ -1056,6 +1056,7 @@ export const pl: Catalogue = {
   'activity.event.gateway.deleted': 'Usunięto bramę',
   'activity.event.settings.modified': 'Zmieniono ustawienia',
   'activity.event.enterprise_settings.modified': 'Zmieniono ustawienia Enterprise',
+  'activity.event.mail.test_sent': 'Wysłano wiadomość testową',
   'activity.event.webhook.created': 'Utworzono webhook',
   'activity.event.webhook.modified': 'Zmieniono webhook',
   'activity.event.webhook.deleted': 'Usunięto webhook',

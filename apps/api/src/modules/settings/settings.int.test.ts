@@ -198,7 +198,7 @@ describe('settings', () => {
     });
   });
 
-  it('GET /info derives smtp_enabled from the settings (no SMTP server can be configured yet: false)', async () => {
+  it('GET /info: smtp_enabled is false while no SMTP server is configured (modules/mail tests the configured case)', async () => {
     expect((await t.request('GET', '/api/v1/info', { cookie: user })).json()).toMatchObject({ smtp_enabled: false });
   });
 });

@@ -1,5 +1,6 @@
 import type { EnterpriseSettings, Module, PatchEnterpriseSettingsBody, PatchSettingsBody, Settings } from '@palisade/contracts';
 import type { Db } from '#src/db/client.js';
+import type { SecretBox } from '#src/lib/crypto.js';
 import { type SignedInActor, userActor } from '#src/modules/events/event-actor.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
 import { SettingsRepo, type SettingsRow } from './settings.repo.js';
@@ -37,6 +38,12 @@ export const toSettings = (row: SettingsRow): Settings => ({
   openid_enabled: row.openidEnabled,
   activity_log_retention_days: row.activityLogRetentionDays,
   egress_allow_cidrs: row.egressAllowCidrs,
+  smtp_server: row.smtpServer,
+  smtp_port: row.smtpPort,
+  smtp_encryption: row.smtpEncryption,
+  smtp_user: row.smtpUser,
+  smtp_password_set: row.smtpPassword !== null,
+  smtp_sender: row.smtpSender,
 });
 
 export const toEnterpriseSettings = (row: SettingsRow): EnterpriseSettings => ({
@@ -54,6 +61,8 @@ export class SettingsService {
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
+    /** Seals the SMTP password. */
+    private readonly secrets?: SecretBox,
   ) {
     this.#repo = new SettingsRepo(db);
   }
@@ -100,8 +109,21 @@ export class SettingsService {
       ...(body.openid_enabled !== undefined && { openidEnabled: body.openid_enabled }),
       ...(body.activity_log_retention_days !== undefined && { activityLogRetentionDays: body.activity_log_retention_days }),
       ...(body.egress_allow_cidrs !== undefined && { egressAllowCidrs: [...new Set(body.egress_allow_cidrs)] }),
+      ...(body.smtp_server !== undefined && { smtpServer: body.smtp_server }),
+      ...(body.smtp_port !== undefined && { smtpPort: body.smtp_port }),
+      ...(body.smtp_encryption !== undefined && { smtpEncryption: body.smtp_encryption }),
+      ...(body.smtp_user !== undefined && { smtpUser: body.smtp_user }),
+      ...(body.smtp_password !== undefined && { smtpPassword: this.#seal(body.smtp_password) }),
+      ...(body.smtp_sender !== undefined && { smtpSender: body.smtp_sender }),
     });
     return toSettings(row);
+  }
+
+  /** '' removes the SMTP password; anything else is stored sealed. */
+  #seal(password: string): string | null {
+    if (password === '') return null;
+    if (!this.secrets) throw new Error('settings service has no secret box for the SMTP password');
+    return this.secrets.encrypt(password);
   }
 
   /**

@@ -21,13 +21,16 @@ const MODULES = [
   ['openid_enabled', 'settings.module.openid', 'settings.moduleUnavailable'],
 ] as const satisfies readonly (readonly [keyof Settings, MessageKey, MessageKey])[];
 
-/** The form keeps the retention days as typed; the body gets a number (not a number: the schema's `number` error). */
-type GlobalFormValues = Omit<Settings, 'activity_log_retention_days'> & { activity_log_retention_days: string };
+/** The SMTP fields belong to the SMTP tab: this form neither shows nor sends them. */
+type SmtpKey = Extract<keyof Settings, `smtp_${string}`>;
 
-const formValues = (settings: Settings): GlobalFormValues => ({
-  ...settings,
-  activity_log_retention_days: String(settings.activity_log_retention_days),
-});
+/** The form keeps the retention days as typed; the body gets a number (not a number: the schema's `number` error). */
+type GlobalFormValues = Omit<Settings, 'activity_log_retention_days' | SmtpKey> & { activity_log_retention_days: string };
+
+const formValues = (settings: Settings): GlobalFormValues => {
+  const global = Object.fromEntries(Object.entries(settings).filter(([key]) => !key.startsWith('smtp_'))) as Omit<Settings, SmtpKey>;
+  return { ...global, activity_log_retention_days: String(settings.activity_log_retention_days) };
+};
 
 const toBody = (values: GlobalFormValues) => {
   const days = values.activity_log_retention_days.trim();
