@@ -43,6 +43,7 @@ import { securityHeadersPlugin } from '#src/plugins/security-headers.js';
 import { sessionPlugin } from '#src/plugins/session.js';
 import { staticWebPlugin } from '#src/plugins/static-web.js';
 import { MfaCore } from '#src/modules/mfa/mfa.core.js';
+import { mfaRoutes } from '#src/modules/mfa/mfa.routes.js';
 import { createServices, type Services } from '#src/services.js';
 
 declare module 'fastify' {
@@ -217,6 +218,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes, { health: new HealthRepo(database.db) });
   await app.register(registerOpenapiRoute);
   await app.register(authRoutes, sessionCookie);
+  await app.register(mfaRoutes, { db: database.db, secrets });
   await app.register(settingsRoutes);
   await app.register(mailRoutes, { db: database.db });
   await app.register(usersRoutes);

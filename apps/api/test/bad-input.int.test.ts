@@ -272,6 +272,16 @@ const BODY_ROUTES: BodyRoute[] = [
   { method: 'POST', url: '/api/v1/webhook', base: WEBHOOK_BASE, fields: WEBHOOK_FIELDS },
   { method: 'PUT', url: '/api/v1/webhook/{webhook}', base: WEBHOOK_BASE, fields: WEBHOOK_UPDATE_FIELDS },
   { method: 'POST', url: '/api/v1/webhook/{webhook}', base: { enabled: true }, fields: { enabled: bool() } },
+  // MFA (the sign-in steps answer 401 before validation to anyone without a pending session: their
+  // bad input is covered in modules/mfa/totp.int.test.ts).
+  { method: 'POST', url: '/api/v1/auth/totp', base: { code: '123456' }, fields: { code: str(6, { ascii: true }) } },
+  { method: 'PUT', url: '/api/v1/auth/mfa', base: { default_method: 'totp' }, fields: { default_method: str(8, { ascii: true }) } },
+  {
+    method: 'DELETE',
+    url: '/api/v1/auth/mfa',
+    base: { password: 'not-the-password' },
+    fields: { password: str(1024), code: str(6, { ascii: true, required: false }) },
+  },
 ];
 
 /** Routes with path params; `{}` marks where a generated segment goes. A valid body is sent along. */
@@ -319,6 +329,7 @@ const PARAM_ROUTES: { method: HttpMethod; url: string; body?: Record<string, unk
   { method: 'POST', url: '/api/v1/webhook/{}/test' },
   { method: 'POST', url: '/api/v1/webhook/{}/deliveries/1/redeliver' },
   { method: 'POST', url: '/api/v1/webhook/1/deliveries/{}/redeliver' },
+  { method: 'DELETE', url: '/api/v1/user/{}/mfa' },
 ];
 
 // ---- generators ---------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { gateways, groupMembers, groups, sessions, settings, users } from '#src/
 import { randomToken, sha256 } from '#src/lib/crypto.js';
 import { hashPassword } from '#src/lib/password.js';
 import { createTestApp, type HttpMethod, type TestApp, USER_PASSWORD } from '#test/helpers.js';
+import { totpCode } from '#test/mfa-fixtures.js';
 import { locationBody, newKey } from '#test/network-fixtures.js';
 import { startSmtpServer, type TestSmtpServer } from '#test/smtp-server.js';
 
@@ -22,6 +23,8 @@ import { startSmtpServer, type TestSmtpServer } from '#test/smtp-server.js';
 const NON_MUTATING: Record<string, string> = {
   'POST /api/v1/user/available': 'asks whether a username is free; a POST only because the name travels in the body',
   'POST /api/v1/device/network/ip/:location': 'validates addresses for a network device form; stores nothing',
+  'POST /api/v1/auth/totp/init':
+    'prepares an authenticator secret that does nothing until POST /auth/totp enables it (which records mfa.method_enabled)',
 };
 
 /** GET routes that record an event (the rest of the GET routes only read). */
@@ -44,6 +47,8 @@ interface Call {
   payload?: unknown;
   /** Anonymous routes (login): no cookie; the actor is still `caller`, who signs in. */
   anonymous?: boolean;
+  /** Another cookie than the caller's (the MFA sign-in steps take a pending-MFA session). */
+  cookie?: string;
   object: { type: string; id?: string | number };
 }
 
@@ -334,6 +339,51 @@ const FIXTURES: Record<string, Fixture> = {
     return { url: `/api/v1/webhook/${id}/deliveries/${queued.delivery_id}/redeliver`, object: { type: 'webhook', id } };
   },
 
+  // MFA
+  'POST /api/v1/auth/totp': async (w, caller) => {
+    const { secret } = (await w.api('POST', '/api/v1/auth/totp/init', caller)) as { secret: string };
+    return { url: '/api/v1/auth/totp', payload: { code: totpCode(secret) }, object: { type: 'user', id: caller.id } };
+  },
+  'POST /api/v1/auth/totp/verify': async (w, caller) => {
+    const { secret } = await withTotp(w, caller);
+    return {
+      url: '/api/v1/auth/totp/verify',
+      cookie: await pendingCookie(w, caller),
+      payload: { code: totpCode(secret, 1) },
+      object: { type: 'user', id: caller.id },
+    };
+  },
+  'DELETE /api/v1/auth/totp': async (w, caller) => {
+    await withTotp(w, caller);
+    return { url: '/api/v1/auth/totp', object: { type: 'user', id: caller.id } };
+  },
+  'POST /api/v1/auth/recovery': async (w, caller) => {
+    const { recoveryCodes } = await withTotp(w, caller);
+    return {
+      url: '/api/v1/auth/recovery',
+      cookie: await pendingCookie(w, caller),
+      payload: { code: recoveryCodes[0] },
+      object: { type: 'user', id: caller.id },
+    };
+  },
+  'POST /api/v1/auth/recovery/codes': async (w, caller) => {
+    await withTotp(w, caller);
+    return { url: '/api/v1/auth/recovery/codes', object: { type: 'user', id: caller.id } };
+  },
+  'PUT /api/v1/auth/mfa': async (w, caller) => {
+    await withTotp(w, caller);
+    return { url: '/api/v1/auth/mfa', payload: { default_method: 'totp' }, object: { type: 'user', id: caller.id } };
+  },
+  'DELETE /api/v1/auth/mfa': async (w, caller) => {
+    await withTotp(w, caller);
+    return { url: '/api/v1/auth/mfa', payload: { password: USER_PASSWORD }, object: { type: 'user', id: caller.id } };
+  },
+  'DELETE /api/v1/user/:username/mfa': async (w) => {
+    const target = await w.newUser();
+    await withTotp(w, target);
+    return { url: `/api/v1/user/${target.username}/mfa`, object: { type: 'user', id: target.id } };
+  },
+
   // activity-log streams
   'POST /api/v1/activity_log_stream': async (w) => ({
     url: '/api/v1/activity_log_stream',
@@ -354,6 +404,20 @@ const FIXTURES: Record<string, Fixture> = {
   },
 };
 
+/** TOTP enabled for `caller` through the API; returns the secret and the recovery codes. */
+async function withTotp(w: World, caller: Caller): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const { secret } = (await w.api('POST', '/api/v1/auth/totp/init', caller)) as { secret: string };
+  const enabled = await w.api('POST', '/api/v1/auth/totp', caller, { code: totpCode(secret) });
+  return { secret, recoveryCodes: (enabled.recovery_codes as string[] | undefined) ?? [] };
+}
+/** A pending-MFA session of `caller` (as after the password step). */
+async function pendingCookie(w: World, caller: Caller): Promise<string> {
+  const token = randomToken();
+  await w.db
+    .insert(sessions)
+    .values({ id: sha256(token), userId: caller.id, state: 'mfa_pending', expiresAt: new Date(Date.now() + 300_000) });
+  return `palisade_session=${token}`;
+}
 const webhookBody = (n: number) => ({ url: `http://127.0.0.1:9/hook${n}`, token: `walk-secret-${n}`, triggers: ['user.created'] });
 const streamBody = (n: number) => ({ kind: 'vector_http', name: `stream${n}`, url: `http://127.0.0.1:9/stream${n}` });
 
@@ -520,7 +584,7 @@ describe('route-walking events: every state-changing route records who did what,
     const ip = `198.51.${Math.floor(w.n / 250)}.${(w.n % 250) + 1}`;
     const userAgent = `events-walk/${w.n} (${key})`;
     const res = await t.request(method, call.url, {
-      ...(call.anonymous ? {} : { cookie: caller.cookie }),
+      ...(call.anonymous ? {} : { cookie: call.cookie ?? caller.cookie }),
       ...(call.payload === undefined ? {} : { payload: call.payload }),
       remoteAddress: ip,
       headers: { 'user-agent': userAgent },
@@ -549,6 +613,7 @@ describe('route-walking events: every state-changing route records who did what,
         payload: { ips: ['10.20.0.99'] },
         object: { type: 'location' },
       },
+      'POST /api/v1/auth/totp/init': { url: '/api/v1/auth/totp/init', object: { type: 'user' } },
     };
     expect(Object.keys(calls).sort()).toEqual(Object.keys(NON_MUTATING).sort());
     for (const [key, call] of Object.entries(calls)) {

@@ -58,6 +58,18 @@ export const ROUTE_ACCESS = {
   'POST /api/v1/auth/logout': rule('public', 'auth.logout'),
   'GET /api/v1/me': rule('user', 'me.read'),
 
+  // MFA (issue 10): the sign-in steps take only a pending-MFA session.
+  'POST /api/v1/auth/totp/init': rule('user', 'mfa.totp_init'),
+  'POST /api/v1/auth/totp': rule('user', 'mfa.totp_enable'),
+  'POST /api/v1/auth/totp/verify': rule('mfa_pending', 'mfa.totp_verify'),
+  'DELETE /api/v1/auth/totp': rule('user', 'mfa.totp_disable'),
+  'POST /api/v1/auth/recovery': rule('mfa_pending', 'mfa.recovery_verify'),
+  'POST /api/v1/auth/recovery/codes': rule('user', 'mfa.recovery_regenerate'),
+  'GET /api/v1/auth/mfa': rule('user', 'mfa.read'),
+  'PUT /api/v1/auth/mfa': rule('user', 'mfa.set_default'),
+  'DELETE /api/v1/auth/mfa': rule('user', 'mfa.disable'),
+  'DELETE /api/v1/user/:username/mfa': rule('admin', 'mfa.reset'),
+
   'GET /api/v1/user': rule('admin', 'user.list'),
   'POST /api/v1/user': rule('admin', 'user.create'),
   'POST /api/v1/user/available': rule('admin', 'user.check_available'),

@@ -94,6 +94,13 @@ export const EVENT_CATALOGUE = {
   'activity_log_stream.deleted': { module: 'activity_log' },
   'activity_log.exported': { module: 'activity_log' },
 
+  'mfa.method_enabled': { module: 'mfa' },
+  'mfa.method_disabled': { module: 'mfa' },
+  'mfa.default_changed': { module: 'mfa' },
+  'mfa.disabled': { module: 'mfa' },
+  'mfa.reset': { module: 'mfa' },
+  'mfa.recovery_codes_generated': { module: 'mfa' },
+
   'yubikey.provisioned': { module: 'provisioning', webhook: true, later: true },
 } as const satisfies Record<string, EventTypeInfo>;
 

@@ -5,7 +5,7 @@ import { MfaMethodSchema } from './users.js';
 export const MfaCodeSchema = z
   .string({ error: 'required' })
   .transform((v) => v.replace(/\s+/g, ''))
-  .pipe(z.string().regex(/^\d{6}$/, { error: 'invalid_code' }));
+  .pipe(z.string().regex(/^\d{6}$/, { error: 'mfa.code_digits' }));
 
 export const MfaCodeBodySchema = z.strictObject({ code: MfaCodeSchema });
 export type MfaCodeBody = z.infer<typeof MfaCodeBodySchema>;

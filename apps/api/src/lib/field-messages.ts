@@ -39,6 +39,7 @@ export const FIELD_MESSAGES: Record<string, string> = {
   'url.blocked': 'This address is not reachable from Palisade (private, loopback or link-local); an administrator can allow it',
   'url.unresolvable': 'The host name could not be resolved',
   'webhook.trigger_required': 'Select at least one trigger',
+  'mfa.code_digits': 'Code must have 6 digits',
   'certificate.pem': 'Paste a PEM certificate (-----BEGIN CERTIFICATE-----)',
   cidr: 'Enter a valid CIDR (for example 10.0.0.0/8)',
   'user.not_found': 'User not found',

@@ -166,7 +166,8 @@ export class MfaCore {
 
   /**
    * Turns MFA off altogether (the user's `DELETE /auth/mfa`, an admin's reset): every method's
-   * row and the recovery codes go; method modules drop their own secrets (TOTP: `mfa_totp`).
+   * row, the TOTP secret and the recovery codes go. Email and WebAuthn keep their own data
+   * (registered security keys stay listed), but no method is enabled any more.
    */
   async disableAll(tx: Db, userId: number): Promise<void> {
     const repo = new MfaRepo(tx);

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
-import { mfaMethods, mfaRecoveryCodes, sessions, users } from '#src/db/schema/index.js';
+import { mfaMethods, mfaRecoveryCodes, mfaTotp, sessions, users } from '#src/db/schema/index.js';
 
 export type MfaMethod = (typeof mfaMethods.$inferSelect)['method'];
 
@@ -25,8 +25,15 @@ export class MfaRepo {
     await this.db.delete(mfaMethods).where(and(eq(mfaMethods.userId, userId), eq(mfaMethods.method, method)));
   }
 
+  /** Every method's row and the TOTP secret (other methods' modules keep their own data). */
   async removeAllMethods(userId: number): Promise<void> {
     await this.db.delete(mfaMethods).where(eq(mfaMethods.userId, userId));
+    await this.db.delete(mfaTotp).where(eq(mfaTotp.userId, userId));
+  }
+
+  async passwordHash(userId: number): Promise<string | null> {
+    const [row] = await this.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId));
+    return row?.hash ?? null;
   }
 
   async defaultMethod(userId: number): Promise<string | null> {
