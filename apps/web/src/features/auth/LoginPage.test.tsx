@@ -2,11 +2,12 @@ import { DEFAULT_SETTINGS } from '@palisade/contracts';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, problemResponse, setFetchHandler } from '@/test/fetch-mock';
+import { ADMIN_USER } from '@/test/fixtures';
 
 /** Boots the whole console (fresh module singletons) against a fake API, signed out. */
 const requested: string[] = [];
 
-async function renderSignedOut(onLogin: (body: unknown) => Response) {
+async function renderSignedOut(onLogin: (body: unknown) => Response, onOther?: (request: Request) => Promise<Response | undefined>) {
   const posted: unknown[] = [];
   requested.length = 0;
   setFetchHandler(async (request) => {
@@ -19,7 +20,7 @@ async function renderSignedOut(onLogin: (body: unknown) => Response) {
       posted.push(body);
       return onLogin(body);
     }
-    return problemResponse(404, 'request.not_found');
+    return (await onOther?.(request)) ?? problemResponse(404, 'request.not_found');
   });
   vi.resetModules();
   const { App } = await import('@/app/App');
@@ -104,15 +105,63 @@ describe('login page', () => {
     expect(await screen.findByText('Maximum length exceeded (max. 254)')).toBeTruthy();
   });
 
-  it('lists the required MFA methods on a 201 answer, with a way back', async () => {
-    await renderSignedOut(() => jsonResponse(201, { mfa: { methods: ['totp', 'webauthn'], default_method: 'totp' } }));
+  it('asks for the default method first on a 201 answer, offers the others and a recovery code, with a way back', async () => {
+    await renderSignedOut(() => jsonResponse(201, { mfa: { methods: ['totp'], default_method: 'totp' } }));
     fillAndSubmit('bob', 'Secret-123');
     expect(await screen.findByRole('heading', { name: 'Two-factor authentication' })).toBeTruthy();
-    expect(screen.getByText('Authenticator app code')).toBeTruthy();
-    expect(screen.getByText('Security key')).toBeTruthy();
-    expect(screen.getByText('Recovery code')).toBeTruthy();
-    expect(screen.queryByText('Code sent by email')).toBeNull();
+    expect(screen.getByText('Enter the 6-digit code from your authenticator app.')).toBeTruthy();
+    expect(screen.getByLabelText('Authenticator app code')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Recovery code' }));
+    expect(screen.getByLabelText('Recovery code')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Authenticator app code' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /Back to login/ }));
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+  });
+
+  it('signs in with a pasted authenticator code (sent on the sixth digit), after "Code is invalid" and the lockout message', async () => {
+    const verified: unknown[] = [];
+    let answer = () => problemResponse(400, 'auth.invalid_code');
+    await renderSignedOut(
+      () => jsonResponse(201, { mfa: { methods: ['totp'], default_method: 'totp' } }),
+      async (request) => {
+        if (new URL(request.url).pathname !== '/api/v1/auth/totp/verify') return undefined;
+        verified.push(await request.json());
+        return answer();
+      },
+    );
+    fillAndSubmit('bob', 'Secret-123');
+    const input = await screen.findByLabelText('Authenticator app code');
+    fireEvent.paste(input, { clipboardData: { getData: () => '111 111' } });
+    expect((await screen.findByRole('alert')).textContent).toBe('Code is invalid');
+    answer = () => problemResponse(429, 'auth.too_many_attempts');
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe('Too many bad login attempts. Please try again in a few minutes.'),
+    );
+    answer = () => jsonResponse(200, { user: { ...ADMIN_USER, username: 'bob', is_admin: false } });
+    fireEvent.paste(input, { clipboardData: { getData: () => '123456' } });
+    await waitFor(() => expect(window.location.pathname).not.toBe('/login'));
+    expect(verified).toEqual([{ code: '111111' }, { code: '111111' }, { code: '123456' }]);
+    const { useAuthStore } = await import('./auth-store');
+    expect(useAuthStore.getState().user?.username).toBe('bob');
+  });
+
+  it('signs in with a recovery code', async () => {
+    const recovered: unknown[] = [];
+    await renderSignedOut(
+      () => jsonResponse(201, { mfa: { methods: ['totp'], default_method: 'totp' } }),
+      async (request) => {
+        if (new URL(request.url).pathname !== '/api/v1/auth/recovery') return undefined;
+        recovered.push(await request.json());
+        return jsonResponse(200, { user: { ...ADMIN_USER, username: 'bob', is_admin: false } });
+      },
+    );
+    fillAndSubmit('bob', 'Secret-123');
+    fireEvent.click(await screen.findByRole('button', { name: 'Recovery code' }));
+    fireEvent.change(screen.getByLabelText('Recovery code'), { target: { value: 'abcde-12345' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(recovered).toEqual([{ code: 'abcde-12345' }]));
+    const { useAuthStore } = await import('./auth-store');
+    await waitFor(() => expect(useAuthStore.getState().user?.username).toBe('bob'));
   });
 });

@@ -1,34 +1,109 @@
 import type { MfaRequired } from '@palisade/contracts';
+import { useNavigate } from '@tanstack/react-router';
+import { type FormEvent, useState } from 'react';
+import { Button } from '@/components/Button';
+import { TextField } from '@/components/TextField';
+import { CodeInput } from '@/features/mfa/CodeInput';
+import { isCompleteCode } from '@/features/mfa/code-input';
 import type { MessageKey } from '@/i18n/en';
 import { useTranslation } from '@/i18n/use-translation';
+import { problemMessage } from '@/lib/problem-message';
+import { type MfaCodeMethod, useMfaSignInMutation } from './mfa-sign-in.mutations';
 
-const METHOD_LABELS: Record<MfaRequired['mfa']['methods'][number], MessageKey> = {
-  totp: 'mfa.method.totp',
-  email: 'mfa.method.email',
-  webauthn: 'mfa.method.webauthn',
-};
+/** The second-step methods the console can verify today, in the order offered. */
+const SUPPORTED: readonly MfaRequired['mfa']['methods'][number][] = ['totp'];
+type StepMethod = MfaCodeMethod;
 
-/** The second login step: lists the accepted methods; verifying them arrives in a later release. */
+const LABELS: Record<StepMethod, MessageKey> = { totp: 'mfa.method.totp', recovery: 'mfa.method.recovery' };
+const HINTS: Record<StepMethod, MessageKey> = { totp: 'mfa.step.totpHint', recovery: 'mfa.step.recoveryHint' };
+
+/** The user's methods the console offers, the default first; a recovery code is always possible. */
+export function stepMethods(mfa: MfaRequired['mfa']): StepMethod[] {
+  const offered = SUPPORTED.filter((m) => mfa.methods.includes(m)) as StepMethod[];
+  const first = offered.find((m) => m === mfa.default_method);
+  return [...(first ? [first] : []), ...offered.filter((m) => m !== first), 'recovery'];
+}
+
+/** The second login step (spec §2): verify with the default method, or pick another one. */
 export function MfaStep({ mfa, onBack }: { mfa: MfaRequired['mfa']; onBack: () => void }) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const methods = stepMethods(mfa);
+  const [method, setMethod] = useState<StepMethod>(methods[0] ?? 'recovery');
+  const [code, setCode] = useState('');
+  const signIn = useMfaSignInMutation();
+
+  const submit = (value: string) => {
+    if (signIn.isPending) return;
+    if (method !== 'recovery' && !isCompleteCode(value)) return;
+    if (method === 'recovery' && value.trim() === '') return;
+    signIn.mutate(
+      { method, code: value },
+      {
+        onSuccess: (result) => {
+          if (result.url) window.location.assign(result.url);
+          else void navigate({ to: '/auth/redirect' });
+        },
+      },
+    );
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    submit(code);
+  };
+  const choose = (next: StepMethod) => {
+    setMethod(next);
+    setCode('');
+    signIn.reset();
+  };
+
+  const error = signIn.isError ? problemMessage(t, signIn.error) : undefined;
   return (
     <section className="auth-form" aria-labelledby="mfa-title">
       <h1 id="mfa-title" className="auth-form__title">
         {t('mfa.title')}
       </h1>
-      <p className="auth-form__subtitle">{t('mfa.intro')}</p>
-      <ul className="mfa-methods">
-        {mfa.methods.map((method) => (
-          <li key={method} className="mfa-methods__item">
-            <span>{t(METHOD_LABELS[method])}</span>
-            {method === mfa.default_method ? <span className="badge badge--primary">{t('mfa.default')}</span> : null}
-          </li>
-        ))}
-        <li className="mfa-methods__item">
-          <span>{t('mfa.method.recovery')}</span>
-        </li>
-      </ul>
-      <p className="banner banner--info">{t('mfa.later')}</p>
+      <p className="auth-form__subtitle">{t(HINTS[method])}</p>
+      <form className="auth-form" onSubmit={onSubmit} noValidate>
+        {method === 'recovery' ? (
+          <TextField
+            label={t(LABELS.recovery)}
+            name="recovery-code"
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            value={code}
+            onValueChange={setCode}
+            autoFocus
+          />
+        ) : (
+          <CodeInput label={t(LABELS[method])} value={code} onValueChange={setCode} onComplete={submit} autoFocus />
+        )}
+        {error ? (
+          <div className="banner banner--error" role="alert">
+            {error}
+          </div>
+        ) : null}
+        <Button type="submit" variant="primary" className="btn--block" isLoading={signIn.isPending}>
+          {t('mfa.step.verify')}
+        </Button>
+      </form>
+      {methods.length > 1 ? (
+        <nav aria-label={t('mfa.step.otherMethods')}>
+          <p className="field__hint">{t('mfa.step.otherMethods')}</p>
+          <ul className="mfa-methods">
+            {methods
+              .filter((m) => m !== method)
+              .map((m) => (
+                <li key={m} className="mfa-methods__item">
+                  <button type="button" className="btn btn--link" onClick={() => choose(m)}>
+                    {t(LABELS[m])}
+                  </button>
+                </li>
+              ))}
+          </ul>
+        </nav>
+      ) : null}
       <button type="button" className="btn btn--link" onClick={onBack}>
         ← {t('mfa.back')}
       </button>

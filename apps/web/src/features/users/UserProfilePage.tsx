@@ -5,6 +5,8 @@ import { StateMessage } from '@/components/StateMessage';
 import { useModuleEnabled } from '@/features/app/modules';
 import { useAuthStore } from '@/features/auth/auth-store';
 import { DevicesCard } from '@/features/devices/DevicesCard';
+import { MfaCard } from '@/features/mfa/MfaCard';
+import { ResetMfaCard } from '@/features/mfa/ResetMfaCard';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
 import { PasswordCard } from './PasswordCard';
@@ -63,6 +65,7 @@ export function UserProfilePage() {
           <UserDetailsView user={profile} onEdit={() => setIsEditing(true)} />
         )}
         <PasswordCard username={profile.username} isSelf={isSelf} isAdmin={isAdmin} />
+        {isSelf ? <MfaCard /> : isAdmin ? <ResetMfaCard user={profile} /> : null}
       </div>
       {isWireguardEnabled ? <DevicesCard username={profile.username} /> : null}
     </section>

@@ -1,0 +1,32 @@
+import { unwrap } from '@palisade/api-client';
+import type { LoginSuccess } from '@palisade/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import { storeSignedIn } from './auth.mutations';
+
+/** The code-based second steps (spec §7): an authenticator code or a recovery code. */
+export type MfaCodeMethod = 'totp' | 'recovery';
+
+export interface MfaCodeSignIn {
+  method: MfaCodeMethod;
+  code: string;
+}
+
+function verify({ method, code }: MfaCodeSignIn): Promise<LoginSuccess> {
+  const body = { code };
+  switch (method) {
+    case 'totp':
+      return unwrap(api.POST('/api/v1/auth/totp/verify', { body }));
+    case 'recovery':
+      return unwrap(api.POST('/api/v1/auth/recovery', { body }));
+  }
+}
+
+/** The second sign-in step: on success the session is as after a password-only sign-in. */
+export function useMfaSignInMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: verify,
+    onSuccess: (result) => storeSignedIn(queryClient, result),
+  });
+}
