@@ -5,6 +5,7 @@ import { useTranslation } from '@/i18n/use-translation';
 import { ActivityLogStreamingTab } from './ActivityLogStreamingTab';
 import { GlobalSettingsTab } from './GlobalSettingsTab';
 import { DEFAULT_SETTINGS_TAB, SETTINGS_TAB_LABELS, SETTINGS_TABS, type SettingsTab } from './settings-tabs';
+import { SmtpSettingsTab } from './SmtpSettingsTab';
 import { UnavailableSettings } from './UnavailableSettings';
 import './settings.css';
 
@@ -47,6 +48,8 @@ export function SettingsPage() {
 
 function SettingsTabPanel({ tab }: { tab: SettingsTab }) {
   switch (tab) {
+    case 'smtp':
+      return <SmtpSettingsTab />;
     case 'global':
       return <GlobalSettingsTab />;
     case 'enterprise':
