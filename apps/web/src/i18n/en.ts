@@ -379,7 +379,8 @@ export const en = {
   'settings.module.openid': 'OpenID Connect',
   'settings.saved': 'Settings saved.',
   'smtp.title': 'Mail server (SMTP)',
-  'smtp.hint': 'Palisade sends email codes and other mail through this server. Mail can be sent once the server, port and sender address are set.',
+  'smtp.hint':
+    'Palisade sends email codes and other mail through this server. Mail can be sent once the server, port and sender address are set.',
   'smtp.server': 'Server address',
   'smtp.port': 'Port',
   'smtp.encryption': 'Encryption',

@@ -365,7 +365,8 @@ export const ko: Catalogue = {
   'settings.module.openid': 'OpenID Connect',
   'settings.saved': '설정을 저장했습니다.',
   'smtp.title': '메일 서버(SMTP)',
-  'smtp.hint': 'Palisade는 이메일 코드와 기타 메일을 이 서버를 통해 보냅니다. 서버, 포트, 보내는 사람 주소를 설정하면 메일을 보낼 수 있습니다.',
+  'smtp.hint':
+    'Palisade는 이메일 코드와 기타 메일을 이 서버를 통해 보냅니다. 서버, 포트, 보내는 사람 주소를 설정하면 메일을 보낼 수 있습니다.',
   'smtp.server': '서버 주소',
   'smtp.port': '포트',
   'smtp.encryption': '암호화',

@@ -384,7 +384,8 @@ export const pl: Catalogue = {
   'settings.module.openid': 'OpenID Connect',
   'settings.saved': 'Zapisano ustawienia.',
   'smtp.title': 'Serwer poczty (SMTP)',
-  'smtp.hint': 'Palisade wysyła przez ten serwer kody e-mail i inne wiadomości. Poczta może być wysyłana, gdy ustawiono serwer, port i adres nadawcy.',
+  'smtp.hint':
+    'Palisade wysyła przez ten serwer kody e-mail i inne wiadomości. Poczta może być wysyłana, gdy ustawiono serwer, port i adres nadawcy.',
   'smtp.server': 'Adres serwera',
   'smtp.port': 'Port',
   'smtp.encryption': 'Szyfrowanie',
