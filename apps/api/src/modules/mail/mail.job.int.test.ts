@@ -110,6 +110,17 @@ describe('mail job', () => {
     expect(rows[0]?.data).toBe('');
   });
 
+  it('deletes sent and failed mails after the keep period, never a pending one', async () => {
+    await t.database.db.execute(sql`insert into mail_outbox ("to", template, data, status, created_at, next_attempt_at) values
+      ('old-sent@example.com', 'test', '', 'sent', now() - interval '8 days', now()),
+      ('old-failed@example.com', 'test', '', 'failed', now() - interval '8 days', now()),
+      ('new-sent@example.com', 'test', '', 'sent', now() - interval '1 day', now()),
+      ('old-pending@example.com', 'test', '', 'pending', now() - interval '8 days', now() + interval '1 day')`);
+    start();
+    const rows = await until(outbox, (r) => r.length === 2);
+    expect(rows.map((r) => r.to).sort()).toEqual(['new-sent@example.com', 'old-pending@example.com']);
+  });
+
   it('backs off exponentially up to the cap', () => {
     const o = { retryBaseMs: 30_000, retryMaxMs: 900_000 };
     expect([1, 2, 3, 4, 5, 6, 9].map((n) => retryDelay(n, o))).toEqual([30_000, 60_000, 120_000, 240_000, 480_000, 900_000, 900_000]);

@@ -63,6 +63,15 @@ describe('SMTP settings and POST /mail/test', () => {
     expect((await t.request('GET', '/api/v1/info', { cookie: admin })).json().smtp_enabled).toBe(true);
     // Not public: the login page's essentials carry no SMTP field.
     expect(Object.keys((await t.request('GET', '/api/v1/settings_essentials')).json()).filter((k) => k.startsWith('smtp'))).toEqual([]);
+    // A new password is recorded as a change although nothing visible changes (never its value).
+    await patch({ smtp_password: 'another-Secret-1' });
+    const changes = (await t.database.db.execute(
+      sql`select details from events where type = 'settings.modified' order by id desc limit 1`,
+    )) as unknown as {
+      rows: { details: { keys: string[] } }[];
+    };
+    expect(changes.rows[0]?.details.keys).toEqual(['smtp_password']);
+    expect(JSON.stringify(changes.rows)).not.toContain('another-Secret-1');
     // Absent keeps the password, '' removes it.
     expect((await patch({ smtp_user: 'other' })).json().smtp_password_set).toBe(true);
     expect((await patch({ smtp_password: '' })).json().smtp_password_set).toBe(false);

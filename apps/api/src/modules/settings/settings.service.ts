@@ -99,23 +99,29 @@ export class SettingsService {
   }
 
   async update(actor: SignedInActor, body: PatchSettingsBody): Promise<Settings> {
-    const row = await this.#change(actor, 'settings.modified', toSettings, {
-      ...(body.instance_name !== undefined && { instanceName: body.instance_name }),
-      ...(body.main_logo_url !== undefined && { mainLogoUrl: body.main_logo_url }),
-      ...(body.nav_logo_url !== undefined && { navLogoUrl: body.nav_logo_url }),
-      ...(body.wireguard_enabled !== undefined && { wireguardEnabled: body.wireguard_enabled }),
-      ...(body.webhooks_enabled !== undefined && { webhooksEnabled: body.webhooks_enabled }),
-      ...(body.worker_enabled !== undefined && { workerEnabled: body.worker_enabled }),
-      ...(body.openid_enabled !== undefined && { openidEnabled: body.openid_enabled }),
-      ...(body.activity_log_retention_days !== undefined && { activityLogRetentionDays: body.activity_log_retention_days }),
-      ...(body.egress_allow_cidrs !== undefined && { egressAllowCidrs: [...new Set(body.egress_allow_cidrs)] }),
-      ...(body.smtp_server !== undefined && { smtpServer: body.smtp_server }),
-      ...(body.smtp_port !== undefined && { smtpPort: body.smtp_port }),
-      ...(body.smtp_encryption !== undefined && { smtpEncryption: body.smtp_encryption }),
-      ...(body.smtp_user !== undefined && { smtpUser: body.smtp_user }),
-      ...(body.smtp_password !== undefined && { smtpPassword: this.#seal(body.smtp_password) }),
-      ...(body.smtp_sender !== undefined && { smtpSender: body.smtp_sender }),
-    });
+    const row = await this.#change(
+      actor,
+      'settings.modified',
+      toSettings,
+      {
+        ...(body.instance_name !== undefined && { instanceName: body.instance_name }),
+        ...(body.main_logo_url !== undefined && { mainLogoUrl: body.main_logo_url }),
+        ...(body.nav_logo_url !== undefined && { navLogoUrl: body.nav_logo_url }),
+        ...(body.wireguard_enabled !== undefined && { wireguardEnabled: body.wireguard_enabled }),
+        ...(body.webhooks_enabled !== undefined && { webhooksEnabled: body.webhooks_enabled }),
+        ...(body.worker_enabled !== undefined && { workerEnabled: body.worker_enabled }),
+        ...(body.openid_enabled !== undefined && { openidEnabled: body.openid_enabled }),
+        ...(body.activity_log_retention_days !== undefined && { activityLogRetentionDays: body.activity_log_retention_days }),
+        ...(body.egress_allow_cidrs !== undefined && { egressAllowCidrs: [...new Set(body.egress_allow_cidrs)] }),
+        ...(body.smtp_server !== undefined && { smtpServer: body.smtp_server }),
+        ...(body.smtp_port !== undefined && { smtpPort: body.smtp_port }),
+        ...(body.smtp_encryption !== undefined && { smtpEncryption: body.smtp_encryption }),
+        ...(body.smtp_user !== undefined && { smtpUser: body.smtp_user }),
+        ...(body.smtp_password !== undefined && { smtpPassword: this.#seal(body.smtp_password) }),
+        ...(body.smtp_sender !== undefined && { smtpSender: body.smtp_sender }),
+      },
+      body.smtp_password ? ['smtp_password'] : [],
+    );
     return toSettings(row);
   }
 
@@ -129,12 +135,14 @@ export class SettingsService {
   /**
    * Writes `values` and records `type` with the keys whose value changed (in `view`'s terms), in
    * one transaction that holds the row, so concurrent writers each report their own change.
+   * `written` names keys changed although the view cannot show it (a new SMTP password).
    */
   async #change<T extends object>(
     actor: SignedInActor,
     type: 'settings.modified' | 'enterprise_settings.modified',
     view: (row: SettingsRow) => T,
     values: Parameters<SettingsRepo['update']>[0],
+    written: string[] = [],
   ): Promise<SettingsRow> {
     const row = await this.db.transaction(async (raw) => {
       const tx = raw as unknown as Db;
@@ -142,7 +150,8 @@ export class SettingsService {
       const before = view(await repo.getForUpdate());
       const updated = await repo.update(values);
       const after = view(updated);
-      const keys = Object.keys(after).filter((k) => JSON.stringify(after[k as keyof T]) !== JSON.stringify(before[k as keyof T]));
+      const changed = Object.keys(after).filter((k) => JSON.stringify(after[k as keyof T]) !== JSON.stringify(before[k as keyof T]));
+      const keys = [...changed, ...written];
       if (keys.length > 0) await recordEvent(tx, { type, actor: userActor(actor), object: { type: 'settings' }, details: { keys } });
       return updated;
     });
