@@ -43,6 +43,7 @@ import { securityHeadersPlugin } from '#src/plugins/security-headers.js';
 import { sessionPlugin } from '#src/plugins/session.js';
 import { staticWebPlugin } from '#src/plugins/static-web.js';
 import { MfaCore } from '#src/modules/mfa/mfa.core.js';
+import { webauthnRoutes } from '#src/modules/mfa/webauthn/webauthn.routes.js';
 import { mfaRoutes } from '#src/modules/mfa/mfa.routes.js';
 import { createServices, type Services } from '#src/services.js';
 
@@ -230,6 +231,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(statsRoutes);
   await app.register(webhooksRoutes, { db: database.db, secrets });
   await app.register(activityLogRoutes, { db: database.db });
+  await app.register(webauthnRoutes, { db: database.db, publicUrl: env.PUBLIC_URL });
   await app.register(activityLogStreamsRoutes, {
     streams: new StreamsService(database.db, {
       secrets,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateways, groupMembers, groups, sessions, settings, users } from '#src/db/schema/index.js';
 import { randomToken, sha256 } from '#src/lib/crypto.js';
 import { hashPassword } from '#src/lib/password.js';
+import { SoftAuthenticator } from '#src/modules/mfa/webauthn/soft-authenticator.js';
 import { createTestApp, type HttpMethod, type TestApp, USER_PASSWORD } from '#test/helpers.js';
 import { totpCode } from '#test/mfa-fixtures.js';
 import { locationBody, newKey } from '#test/network-fixtures.js';
@@ -23,6 +24,9 @@ import { startSmtpServer, type TestSmtpServer } from '#test/smtp-server.js';
 const NON_MUTATING: Record<string, string> = {
   'POST /api/v1/user/available': 'asks whether a username is free; a POST only because the name travels in the body',
   'POST /api/v1/device/network/ip/:location': 'validates addresses for a network device form; stores nothing',
+  'POST /api/v1/auth/webauthn/init':
+    'hands out a registration challenge; nothing changes until POST /auth/webauthn/finish (which records mfa.security_key_added)',
+  'POST /api/v1/auth/webauthn/start': 'hands out a sign-in challenge; the step POST /auth/webauthn records auth.login_succeeded',
   'POST /api/v1/auth/totp/init':
     'prepares an authenticator secret that does nothing until POST /auth/totp enables it (which records mfa.method_enabled)',
 };
@@ -384,6 +388,24 @@ const FIXTURES: Record<string, Fixture> = {
     return { url: `/api/v1/user/${target.username}/mfa`, object: { type: 'user', id: target.id } };
   },
 
+  'POST /api/v1/auth/webauthn/finish': async (w, caller) => {
+    const options = await w.api('POST', '/api/v1/auth/webauthn/init', caller);
+    const response = new SoftAuthenticator(WALK_ORIGIN).register(options as { challenge: string; rp: { id?: string } });
+    return { url: '/api/v1/auth/webauthn/finish', payload: { name: `key${w.n}`, response }, object: { type: 'user', id: caller.id } };
+  },
+  'POST /api/v1/auth/webauthn': async (w, caller) => {
+    const key = await withSecurityKey(w, caller);
+    const cookie = await pendingCookie(w, caller);
+    const options = await w.api('POST', '/api/v1/auth/webauthn/start', { ...caller, cookie });
+    const response = key.authenticate(options as { challenge: string; rpId?: string });
+    return { url: '/api/v1/auth/webauthn', cookie, payload: { response }, object: { type: 'user', id: caller.id } };
+  },
+  'DELETE /api/v1/user/:username/security_key/:keyId': async (w, caller) => {
+    await withSecurityKey(w, caller);
+    const [key] = (await w.api('GET', `/api/v1/user/${caller.username}/security_key`, caller)) as unknown as { id: number }[];
+    return { url: `/api/v1/user/${caller.username}/security_key/${key?.id}`, object: { type: 'user', id: caller.id } };
+  },
+
   // activity-log streams
   'POST /api/v1/activity_log_stream': async (w) => ({
     url: '/api/v1/activity_log_stream',
@@ -417,6 +439,16 @@ async function pendingCookie(w: World, caller: Caller): Promise<string> {
     .insert(sessions)
     .values({ id: sha256(token), userId: caller.id, state: 'mfa_pending', expiresAt: new Date(Date.now() + 300_000) });
   return `palisade_session=${token}`;
+}
+/** The origin injected requests come from (no PUBLIC_URL in this app): WebAuthn's expected origin. */
+const WALK_ORIGIN = 'http://localhost';
+/** A security key registered for `caller` through the API. */
+async function withSecurityKey(w: World, caller: Caller): Promise<SoftAuthenticator> {
+  const key = new SoftAuthenticator(WALK_ORIGIN);
+  const options = await w.api('POST', '/api/v1/auth/webauthn/init', caller);
+  const response = key.register(options as { challenge: string; rp: { id?: string } });
+  await w.api('POST', '/api/v1/auth/webauthn/finish', caller, { name: `key${w.n}`, response });
+  return key;
 }
 const webhookBody = (n: number) => ({ url: `http://127.0.0.1:9/hook${n}`, token: `walk-secret-${n}`, triggers: ['user.created'] });
 const streamBody = (n: number) => ({ kind: 'vector_http', name: `stream${n}`, url: `http://127.0.0.1:9/stream${n}` });
@@ -614,12 +646,18 @@ describe('route-walking events: every state-changing route records who did what,
         object: { type: 'location' },
       },
       'POST /api/v1/auth/totp/init': { url: '/api/v1/auth/totp/init', object: { type: 'user' } },
+      'POST /api/v1/auth/webauthn/init': { url: '/api/v1/auth/webauthn/init', object: { type: 'user' } },
+      'POST /api/v1/auth/webauthn/start': {
+        url: '/api/v1/auth/webauthn/start',
+        cookie: await pendingCookie(w, w.admin),
+        object: { type: 'user' },
+      },
     };
     expect(Object.keys(calls).sort()).toEqual(Object.keys(NON_MUTATING).sort());
     for (const [key, call] of Object.entries(calls)) {
       const userAgent = `events-walk/non-mutating/${key}`;
       const res = await t.request(key.split(' ')[0] as HttpMethod, call.url, {
-        cookie: w.admin.cookie,
+        cookie: call.cookie ?? w.admin.cookie,
         payload: call.payload,
         remoteAddress: '192.0.2.200',
         headers: { 'user-agent': userAgent },

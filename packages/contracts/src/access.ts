@@ -58,6 +58,13 @@ export const ROUTE_ACCESS = {
   'POST /api/v1/auth/logout': rule('public', 'auth.logout'),
   'GET /api/v1/me': rule('user', 'me.read'),
 
+  'POST /api/v1/auth/webauthn/init': rule('user', 'mfa.webauthn_register'),
+  'POST /api/v1/auth/webauthn/finish': rule('user', 'mfa.webauthn_register'),
+  'POST /api/v1/auth/webauthn/start': rule('mfa_pending', 'auth.mfa_webauthn'),
+  'POST /api/v1/auth/webauthn': rule('mfa_pending', 'auth.mfa_webauthn'),
+  'GET /api/v1/user/:username/security_key': rule('self_or_admin', 'security_key.list'),
+  'DELETE /api/v1/user/:username/security_key/:keyId': rule('self_or_admin', 'security_key.delete'),
+
   // MFA (issue 10): the sign-in steps take only a pending-MFA session.
   'POST /api/v1/auth/totp/init': rule('user', 'mfa.totp_init'),
   'POST /api/v1/auth/totp': rule('user', 'mfa.totp_enable'),

@@ -101,6 +101,9 @@ export const EVENT_CATALOGUE = {
   'mfa.reset': { module: 'mfa' },
   'mfa.recovery_codes_generated': { module: 'mfa' },
 
+  'mfa.security_key_added': { module: 'mfa' },
+  'mfa.security_key_removed': { module: 'mfa' },
+
   'yubikey.provisioned': { module: 'provisioning', webhook: true, later: true },
 } as const satisfies Record<string, EventTypeInfo>;
 

@@ -14,3 +14,4 @@ export * from './users.js';
 export * from './validation.js';
 export * from './webhooks.js';
 export * from './mfa.js';
+export * from './mfa-webauthn.js';
