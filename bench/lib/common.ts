@@ -122,6 +122,8 @@ export interface LoadConfig {
   body?: string;
   /** Bodies used round-robin, one per request. */
   bodies?: string[];
+  /** A cookie per request, `<prefix><from + n>` for the n-th request (not together with `bodies`). */
+  cookieSequence?: { prefix: string; from: number };
   /** Overall request rate cap (req/s), for probes that must not add load themselves. */
   rate?: number;
 }

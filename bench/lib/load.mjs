@@ -3,6 +3,8 @@
 //   { url, connections, duration (s), method?, headers?, body?, bodies?: string[], rate? }
 // `rate` caps the overall request rate (req/s, with autocannon's coordinated-omission correction).
 // `bodies` rotates request bodies round-robin across all requests (e.g. several login users).
+// `cookieSequence` {prefix, from} gives each request its own cookie `<prefix><from + n>` (e.g. one
+// single-use session each).
 import autocannon from 'autocannon';
 
 const cfg = JSON.parse(process.argv[2] ?? '{}');
@@ -20,6 +22,18 @@ const options = {
   headers: cfg.headers ?? {},
   ...(cfg.body ? { body: cfg.body } : {}),
   ...(cfg.rate ? { overallRate: cfg.rate } : {}),
+  ...(cfg.cookieSequence
+    ? {
+        requests: [
+          {
+            setupRequest(req) {
+              req.headers = { ...req.headers, cookie: `${cfg.cookieSequence.prefix}${cfg.cookieSequence.from + next++}` };
+              return req;
+            },
+          },
+        ],
+      }
+    : {}),
   ...(Array.isArray(cfg.bodies) && cfg.bodies.length > 0
     ? {
         requests: [

@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
-import { mfaTotp } from '#src/db/schema/index.js';
+import { mfaMethods, mfaTotp } from '#src/db/schema/index.js';
 
 export interface TotpRecord {
   /** Sealed with the instance secret (SecretBox). */
@@ -15,6 +15,16 @@ export class TotpRepo {
     const [row] = await this.db
       .select({ secret: mfaTotp.secret, lastStep: mfaTotp.lastStep })
       .from(mfaTotp)
+      .where(eq(mfaTotp.userId, userId));
+    return row;
+  }
+
+  /** The secret only when TOTP is enabled (one statement: the sign-in step's read). */
+  async getEnabled(userId: number): Promise<TotpRecord | undefined> {
+    const [row] = await this.db
+      .select({ secret: mfaTotp.secret, lastStep: mfaTotp.lastStep })
+      .from(mfaTotp)
+      .innerJoin(mfaMethods, and(eq(mfaMethods.userId, mfaTotp.userId), eq(mfaMethods.method, 'totp')))
       .where(eq(mfaTotp.userId, userId));
     return row;
   }

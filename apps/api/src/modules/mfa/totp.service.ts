@@ -68,9 +68,8 @@ export class TotpService {
    * spent (its step recorded). For the sign-in step, turning MFA off and MFA-protected locations.
    */
   async check(db: Db, userId: number, code: string): Promise<boolean> {
-    const record = await new TotpRepo(db).get(userId);
+    const record = await new TotpRepo(db).getEnabled(userId);
     if (!record) return false;
-    if (!(await enabledMethods(db, userId)).includes('totp')) return false;
     return this.#accept(db, userId, record.secret, record.lastStep, code);
   }
 
