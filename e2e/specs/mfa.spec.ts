@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { generateSync } from 'otplib';
 import { signIn, signOut, uniqueSuffix } from '../support/console';
-import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../support/constants';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, E2E_PORT } from '../support/constants';
 
 /** Creates a user through the API from the signed-in admin page. */
 async function createUser(page: Page, username: string, password: string) {
@@ -84,4 +84,61 @@ test('a user enables an authenticator app, then signs in with its code and with 
   await page.goto(`/users/${username}`);
   await expect(card.getByText('9 recovery codes left')).toBeVisible();
   await signOut(page);
+});
+
+test.describe('security keys', () => {
+  // WebAuthn needs HTTPS or localhost: the relying party is the console's own origin.
+  test.use({ baseURL: `http://localhost:${E2E_PORT}` });
+
+  test('a user registers a key with Chromium’s virtual authenticator, is refused a second registration of it, and signs in with it', async ({
+    page,
+  }) => {
+    const username = `kim${uniqueSuffix()}`;
+    const password = 'Kim-Factor1!';
+    await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
+    await createUser(page, username, password);
+    await signOut(page);
+
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'usb',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+
+    await signIn(page, username, password);
+    await page.goto(`/users/${username}`);
+    const keys = page.getByRole('region', { name: 'Security keys' });
+    await expect(keys.getByText('No security keys yet.')).toBeVisible();
+    await keys.getByRole('button', { name: 'Add security key' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Add security key' });
+    await dialog.getByLabel('Key name').fill('Desk key');
+    await dialog.getByRole('button', { name: 'Register key' }).click();
+    // The first method brings the recovery codes.
+    const recovery = page.getByRole('dialog', { name: 'Recovery codes' });
+    await expect(recovery.getByRole('listitem')).toHaveCount(10);
+    await recovery.getByRole('button', { name: 'I have saved them' }).click();
+    await expect(keys.getByRole('listitem')).toHaveText(['Desk keyDelete']);
+
+    await keys.getByRole('button', { name: 'Add security key' }).click();
+    dialog = page.getByRole('dialog', { name: 'Add security key' });
+    await dialog.getByLabel('Key name').fill('Same key');
+    await dialog.getByRole('button', { name: 'Register key' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('Key is already registered');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(keys.getByRole('listitem')).toHaveCount(1);
+    await signOut(page);
+
+    await passwordStep(page, username, password);
+    await expect(page.getByText('Insert or touch your security key, or use your passkey, when the browser asks.')).toBeVisible();
+    await page.getByRole('button', { name: 'Use security key' }).click();
+    await expect(page).not.toHaveURL(/\/login|\/auth\/redirect/);
+    await signOut(page);
+  });
 });

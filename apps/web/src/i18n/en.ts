@@ -96,6 +96,16 @@ export const en = {
   'mfa.reset.text':
     'Remove every second factor and the recovery codes of {{name}}? They sign in with the password alone until they set up MFA again.',
   'mfa.reset.done': 'MFA of {{name}} has been reset.',
+  'mfa.step.webauthnHint': 'Insert or touch your security key, or use your passkey, when the browser asks.',
+  'mfa.step.useKey': 'Use security key',
+  'mfa.keys.title': 'Security keys',
+  'mfa.keys.add': 'Add security key',
+  'mfa.keys.none': 'No security keys yet.',
+  'mfa.keys.name': 'Key name',
+  'mfa.keys.register': 'Register key',
+  'mfa.keys.registerHint': 'The browser then asks you to insert or touch the key, or to use a passkey.',
+  'mfa.keys.deleteTitle': 'Delete security key?',
+  'mfa.keys.deleteText': 'The key {{name}} will no longer sign you in.',
   'mfa.back': 'Back to login',
 
   'redirect.title': 'Signing you in…',

@@ -92,6 +92,16 @@ export const pl: Catalogue = {
   'mfa.reset.text':
     'Usunąć wszystkie drugie składniki i kody odzyskiwania użytkownika {{name}}? Do ponownej konfiguracji MFA będzie logować się samym hasłem.',
   'mfa.reset.done': 'MFA użytkownika {{name}} zostało zresetowane.',
+  'mfa.step.webauthnHint': 'Gdy przeglądarka poprosi, włóż lub dotknij klucza bezpieczeństwa albo użyj klucza dostępu.',
+  'mfa.step.useKey': 'Użyj klucza bezpieczeństwa',
+  'mfa.keys.title': 'Klucze bezpieczeństwa',
+  'mfa.keys.add': 'Dodaj klucz bezpieczeństwa',
+  'mfa.keys.none': 'Brak kluczy bezpieczeństwa.',
+  'mfa.keys.name': 'Nazwa klucza',
+  'mfa.keys.register': 'Zarejestruj klucz',
+  'mfa.keys.registerHint': 'Przeglądarka poprosi wtedy o włożenie lub dotknięcie klucza albo o użycie klucza dostępu.',
+  'mfa.keys.deleteTitle': 'Usunąć klucz bezpieczeństwa?',
+  'mfa.keys.deleteText': 'Klucz {{name}} nie będzie już służył do logowania.',
   'mfa.back': 'Wróć do logowania',
 
   'redirect.title': 'Trwa logowanie…',

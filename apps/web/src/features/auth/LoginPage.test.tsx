@@ -164,4 +164,20 @@ describe('login page', () => {
     const { useAuthStore } = await import('./auth-store');
     await waitFor(() => expect(useAuthStore.getState().user?.username).toBe('bob'));
   });
+
+  it('offers the security key first when it is the default; a browser that cannot read the key says so', async () => {
+    await renderSignedOut(
+      () => jsonResponse(201, { mfa: { methods: ['totp', 'webauthn'], default_method: 'webauthn' } }),
+      async (request) =>
+        new URL(request.url).pathname === '/api/v1/auth/webauthn/start'
+          ? jsonResponse(200, { challenge: 'abc', allowCredentials: [] })
+          : undefined,
+    );
+    fillAndSubmit('bob', 'Secret-123');
+    fireEvent.click(await screen.findByRole('button', { name: 'Use security key' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Failed to read key. Please try again.');
+    fireEvent.click(screen.getByRole('button', { name: 'Authenticator app code' }));
+    expect(screen.getByLabelText('Authenticator app code')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 });

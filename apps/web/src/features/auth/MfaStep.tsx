@@ -5,17 +5,26 @@ import { Button } from '@/components/Button';
 import { TextField } from '@/components/TextField';
 import { CodeInput } from '@/features/mfa/CodeInput';
 import { isCompleteCode } from '@/features/mfa/code-input';
+import { securityKeyErrorMessage } from '@/features/mfa/security-keys';
 import type { MessageKey } from '@/i18n/en';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
-import { type MfaCodeMethod, useMfaSignInMutation } from './mfa-sign-in.mutations';
+import { type MfaCodeMethod, useMfaSignInMutation, useSecurityKeySignInMutation } from './mfa-sign-in.mutations';
 
 /** The second-step methods the console can verify today, in the order offered. */
-const SUPPORTED: readonly MfaRequired['mfa']['methods'][number][] = ['totp'];
-type StepMethod = MfaCodeMethod;
+const SUPPORTED: readonly MfaRequired['mfa']['methods'][number][] = ['totp', 'webauthn'];
+type StepMethod = MfaCodeMethod | 'webauthn';
 
-const LABELS: Record<StepMethod, MessageKey> = { totp: 'mfa.method.totp', recovery: 'mfa.method.recovery' };
-const HINTS: Record<StepMethod, MessageKey> = { totp: 'mfa.step.totpHint', recovery: 'mfa.step.recoveryHint' };
+const LABELS: Record<StepMethod, MessageKey> = {
+  totp: 'mfa.method.totp',
+  webauthn: 'mfa.method.webauthn',
+  recovery: 'mfa.method.recovery',
+};
+const HINTS: Record<StepMethod, MessageKey> = {
+  totp: 'mfa.step.totpHint',
+  webauthn: 'mfa.step.webauthnHint',
+  recovery: 'mfa.step.recoveryHint',
+};
 
 /** The user's methods the console offers, the default first; a recovery code is always possible. */
 export function stepMethods(mfa: MfaRequired['mfa']): StepMethod[] {
@@ -32,20 +41,17 @@ export function MfaStep({ mfa, onBack }: { mfa: MfaRequired['mfa']; onBack: () =
   const [method, setMethod] = useState<StepMethod>(methods[0] ?? 'recovery');
   const [code, setCode] = useState('');
   const signIn = useMfaSignInMutation();
+  const keySignIn = useSecurityKeySignInMutation();
+  const onSignedIn = (result: { url?: string | undefined }) => {
+    if (result.url) window.location.assign(result.url);
+    else void navigate({ to: '/auth/redirect' });
+  };
 
   const submit = (value: string) => {
-    if (signIn.isPending) return;
+    if (signIn.isPending || method === 'webauthn') return;
     if (method !== 'recovery' && !isCompleteCode(value)) return;
     if (method === 'recovery' && value.trim() === '') return;
-    signIn.mutate(
-      { method, code: value },
-      {
-        onSuccess: (result) => {
-          if (result.url) window.location.assign(result.url);
-          else void navigate({ to: '/auth/redirect' });
-        },
-      },
-    );
+    signIn.mutate({ method, code: value }, { onSuccess: onSignedIn });
   };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -55,39 +61,62 @@ export function MfaStep({ mfa, onBack }: { mfa: MfaRequired['mfa']; onBack: () =
     setMethod(next);
     setCode('');
     signIn.reset();
+    keySignIn.reset();
   };
 
-  const error = signIn.isError ? problemMessage(t, signIn.error) : undefined;
+  const error = signIn.isError
+    ? problemMessage(t, signIn.error)
+    : keySignIn.isError
+      ? securityKeyErrorMessage(t, keySignIn.error)
+      : undefined;
   return (
     <section className="auth-form" aria-labelledby="mfa-title">
       <h1 id="mfa-title" className="auth-form__title">
         {t('mfa.title')}
       </h1>
       <p className="auth-form__subtitle">{t(HINTS[method])}</p>
-      <form className="auth-form" onSubmit={onSubmit} noValidate>
-        {method === 'recovery' ? (
-          <TextField
-            label={t(LABELS.recovery)}
-            name="recovery-code"
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            value={code}
-            onValueChange={setCode}
-            autoFocus
-          />
-        ) : (
-          <CodeInput label={t(LABELS[method])} value={code} onValueChange={setCode} onComplete={submit} autoFocus />
-        )}
-        {error ? (
-          <div className="banner banner--error" role="alert">
-            {error}
-          </div>
-        ) : null}
-        <Button type="submit" variant="primary" className="btn--block" isLoading={signIn.isPending}>
-          {t('mfa.step.verify')}
-        </Button>
-      </form>
+      {method === 'webauthn' ? (
+        <>
+          {error ? (
+            <div className="banner banner--error" role="alert">
+              {error}
+            </div>
+          ) : null}
+          <Button
+            variant="primary"
+            className="btn--block"
+            isLoading={keySignIn.isPending}
+            onClick={() => keySignIn.mutate(undefined, { onSuccess: onSignedIn })}
+          >
+            {t('mfa.step.useKey')}
+          </Button>
+        </>
+      ) : (
+        <form className="auth-form" onSubmit={onSubmit} noValidate>
+          {method === 'recovery' ? (
+            <TextField
+              label={t(LABELS.recovery)}
+              name="recovery-code"
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              value={code}
+              onValueChange={setCode}
+              autoFocus
+            />
+          ) : (
+            <CodeInput label={t(LABELS[method])} value={code} onValueChange={setCode} onComplete={submit} autoFocus />
+          )}
+          {error ? (
+            <div className="banner banner--error" role="alert">
+              {error}
+            </div>
+          ) : null}
+          <Button type="submit" variant="primary" className="btn--block" isLoading={signIn.isPending}>
+            {t('mfa.step.verify')}
+          </Button>
+        </form>
+      )}
       {methods.length > 1 ? (
         <nav aria-label={t('mfa.step.otherMethods')}>
           <p className="field__hint">{t('mfa.step.otherMethods')}</p>

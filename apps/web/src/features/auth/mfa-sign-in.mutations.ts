@@ -1,6 +1,8 @@
 import { unwrap } from '@palisade/api-client';
 import type { LoginSuccess } from '@palisade/contracts';
+import { startAuthentication } from '@simplewebauthn/browser';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { asCredentialResponse } from '@/features/mfa/security-keys';
 import { api } from '@/lib/api';
 import { storeSignedIn } from './auth.mutations';
 
@@ -27,6 +29,20 @@ export function useMfaSignInMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: verify,
+    onSuccess: (result) => storeSignedIn(queryClient, result),
+  });
+}
+
+/** The security key step: server options, the browser prompt, then the server checks the assertion. */
+export function useSecurityKeySignInMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (): Promise<LoginSuccess> => {
+      const options = await unwrap(api.POST('/api/v1/auth/webauthn/start'));
+      // biome-ignore lint/suspicious/noExplicitAny: the server's request options JSON, passed to the browser as is
+      const response = await startAuthentication({ optionsJSON: options as any });
+      return unwrap(api.POST('/api/v1/auth/webauthn', { body: { response: asCredentialResponse(response) } }));
+    },
     onSuccess: (result) => storeSignedIn(queryClient, result),
   });
 }

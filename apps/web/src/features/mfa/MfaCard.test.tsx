@@ -18,6 +18,7 @@ function renderCard() {
     const text = request.method === 'GET' ? '' : await request.text();
     calls.push({ method: request.method, path, body: text ? JSON.parse(text) : undefined });
     if (path === '/api/v1/auth/mfa' && request.method === 'GET') return jsonResponse(200, status);
+    if (path === '/api/v1/user/mia/security_key') return jsonResponse(200, []);
     if (path === '/api/v1/auth/totp/init')
       return jsonResponse(201, { secret: 'JBSWY3DPEHPK3PXP', uri: 'otpauth://totp/Palisade:mia?secret=JBSWY3DPEHPK3PXP' });
     if (path === '/api/v1/auth/totp' && request.method === 'POST') {
@@ -36,7 +37,7 @@ function renderCard() {
   });
   return render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MfaCard />
+      <MfaCard username="mia" />
     </QueryClientProvider>,
   );
 }

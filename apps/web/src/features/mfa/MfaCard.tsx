@@ -13,6 +13,7 @@ import { DisableMfaDialog } from './DisableMfaDialog';
 import { useMfaDefault, useRecoveryCodesRegenerate, useTotpDisable } from './mfa.mutations';
 import { mfaStatusQueryOptions } from './mfa.queries';
 import { RecoveryCodesDialog } from './RecoveryCodesDialog';
+import { SecurityKeys } from './SecurityKeys';
 import { TotpSetupDialog } from './TotpSetupDialog';
 import './mfa.css';
 
@@ -29,7 +30,7 @@ const METHOD_LABELS: Record<MfaMethod, MessageKey> = {
 type Dialog = 'totp' | 'totp-off' | 'regenerate' | 'mfa-off' | undefined;
 
 /** Own profile, "Password and authentication": the second factors, the default one, recovery codes. */
-export function MfaCard() {
+export function MfaCard({ username }: { username: string }) {
   const { t } = useTranslation();
   const status = useQuery(mfaStatusQueryOptions);
   const [dialog, setDialog] = useState<Dialog>(undefined);
@@ -60,6 +61,7 @@ export function MfaCard() {
             );
           })}
         </ul>
+        <SecurityKeys username={username} onRecoveryCodes={setRecoveryCodes} />
         {methods.length > 1 && default_method ? (
           <SelectField
             label={t('mfa.defaultMethod')}

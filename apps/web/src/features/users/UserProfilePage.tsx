@@ -65,7 +65,7 @@ export function UserProfilePage() {
           <UserDetailsView user={profile} onEdit={() => setIsEditing(true)} />
         )}
         <PasswordCard username={profile.username} isSelf={isSelf} isAdmin={isAdmin} />
-        {isSelf ? <MfaCard /> : isAdmin ? <ResetMfaCard user={profile} /> : null}
+        {isSelf ? <MfaCard username={profile.username} /> : isAdmin ? <ResetMfaCard user={profile} /> : null}
       </div>
       {isWireguardEnabled ? <DevicesCard username={profile.username} /> : null}
     </section>
