@@ -60,8 +60,9 @@ test('an admin edits a location (tags, groups, numbers) and deletes it after con
 
   await page.getByRole('link', { name: '← All locations' }).click();
   const row = page.getByRole('row', { name: new RegExp(name) });
-  // The list says what MFA means here, and that it is not enforced yet.
-  await expect(row).toContainText('RequiredNot enforced yet');
+  // The list says the location requires MFA.
+  await expect(row).toContainText('Required');
+  await expect(row).not.toContainText('Not enforced yet');
   await expect(row).toContainText(group);
 
   await row.getByRole('link', { name }).click();

@@ -29,6 +29,8 @@ const NON_MUTATING: Record<string, string> = {
   'POST /api/v1/auth/webauthn/start': 'hands out a sign-in challenge; the step POST /auth/webauthn records auth.login_succeeded',
   'POST /api/v1/auth/totp/init':
     'prepares an authenticator secret that does nothing until POST /auth/totp enables it (which records mfa.method_enabled)',
+  'POST /api/v1/vpn_session/start':
+    'hands out a challenge for the MFA of a VPN session; nothing changes until POST /vpn_session/finish (which records vpn_session.started)',
 };
 
 /** GET routes that record an event (the rest of the GET routes only read). */
@@ -424,7 +426,33 @@ const FIXTURES: Record<string, Fixture> = {
     const id = await newStream(w);
     return { url: `/api/v1/activity_log_stream/${id}`, object: { type: 'activity_log_stream', id } };
   },
+
+  // VPN sessions of MFA-protected locations
+  'POST /api/v1/vpn_session/finish': async (w, caller) => {
+    const { secret, locationId, challenge } = await vpnChallenge(w, caller);
+    return {
+      url: '/api/v1/vpn_session/finish',
+      payload: { challenge, code: totpCode(secret, 1) },
+      object: { type: 'location', id: locationId },
+    };
+  },
+  'DELETE /api/v1/vpn_session/:id': async (w, caller) => {
+    const { secret, locationId, challenge } = await vpnChallenge(w, caller);
+    const started = await w.api('POST', '/api/v1/vpn_session/finish', caller, { challenge, code: totpCode(secret, 1) });
+    const id = (started.session as { id: number }).id;
+    return { url: `/api/v1/vpn_session/${id}`, object: { type: 'location', id: locationId } };
+  },
 };
+
+/** An MFA-protected location, a device of `caller` in it, TOTP enabled, and a started session's challenge. */
+async function vpnChallenge(w: World, caller: Caller): Promise<{ secret: string; locationId: number; challenge: string }> {
+  const location = await w.api('POST', '/api/v1/network', w.admin, locationBody({ name: `mfa${w.n}`, mfa_enabled: true }));
+  const key = newKey();
+  await w.api('POST', `/api/v1/device/${caller.username}`, caller, { name: `vpn${w.n}`, wireguard_pubkey: key });
+  const { secret } = await withTotp(w, caller);
+  const started = await w.api('POST', '/api/v1/vpn_session/start', caller, { location_id: location.id, device_pubkey: key });
+  return { secret, locationId: location.id as number, challenge: started.challenge as string };
+}
 
 /** TOTP enabled for `caller` through the API; returns the secret and the recovery codes. */
 async function withTotp(w: World, caller: Caller): Promise<{ secret: string; recoveryCodes: string[] }> {
@@ -646,6 +674,15 @@ describe('route-walking events: every state-changing route records who did what,
         object: { type: 'location' },
       },
       'POST /api/v1/auth/totp/init': { url: '/api/v1/auth/totp/init', object: { type: 'user' } },
+      'POST /api/v1/vpn_session/start': await (async () => {
+        const mfa = await w.api('POST', '/api/v1/network', w.admin, locationBody({ name: `mfa-nm${w.n}`, mfa_enabled: true }));
+        const owner = await w.newUser();
+        const key = newKey();
+        await w.api('POST', `/api/v1/device/${owner.username}`, owner, { name: `vpn-nm${w.n}`, wireguard_pubkey: key });
+        await withTotp(w, owner);
+        const payload = { location_id: mfa.id, device_pubkey: key };
+        return { url: '/api/v1/vpn_session/start', payload, cookie: owner.cookie, object: { type: 'location' } };
+      })(),
       'POST /api/v1/auth/webauthn/init': { url: '/api/v1/auth/webauthn/init', object: { type: 'user' } },
       'POST /api/v1/auth/webauthn/start': {
         url: '/api/v1/auth/webauthn/start',

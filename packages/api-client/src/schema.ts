@@ -5419,7 +5419,7 @@ export interface paths {
                     to?: string;
                     user?: string[];
                     module?: ("auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning")[];
-                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.security_key_added" | "mfa.security_key_removed" | "yubikey.provisioned")[];
+                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.security_key_added" | "mfa.security_key_removed" | "vpn_session.started" | "vpn_session.ended" | "yubikey.provisioned")[];
                     sort?: "-timestamp" | "timestamp";
                 };
                 header?: never;
@@ -5557,7 +5557,7 @@ export interface paths {
                     to?: string;
                     user?: string[];
                     module?: ("auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning")[];
-                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.security_key_added" | "mfa.security_key_removed" | "yubikey.provisioned")[];
+                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.security_key_added" | "mfa.security_key_removed" | "vpn_session.started" | "vpn_session.ended" | "yubikey.provisioned")[];
                     sort?: "-timestamp" | "timestamp";
                     format?: "csv" | "jsonl";
                 };
@@ -5609,6 +5609,305 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vpn_session/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a VPN session of an MFA-protected location for one of your devices: a challenge for your MFA
+         * @description The device (by its WireGuard public key) must be yours and hold an address in the location. Finish within 5 minutes with `POST /vpn_session/finish`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        location_id: number;
+                        device_pubkey: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VpnSessionChallenge"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vpn_session/finish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish the MFA of a VPN session: the session and its preshared key, returned this once
+         * @description A valid authenticator code starts the session: the device peer, with this preshared key, is sent to the location gateways. A wrong code spends the challenge (start again). The WireGuard client adds it as the preshared key of the location peer.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        challenge: string;
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VpnSessionStarted"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vpn_session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your VPN sessions of MFA-protected locations (active first, at most 100) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VpnSession"][];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/vpn_session/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Disconnect a VPN session (yours; admins: anyone’s): the peer leaves the location gateways */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -5981,6 +6280,277 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/email/init": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Email a code to enable email codes */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Email a sign-in code (pending MFA; at most every 30 seconds) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Enable email codes with the emailed code */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MfaEnabled"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /** Disable email codes */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/email/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Second sign-in step with an emailed code */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LoginSuccess"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/activity_log_stream": {
         parameters: {
             query?: never;
@@ -6285,6 +6855,7 @@ export interface components {
             networks?: {
                 network_id: number;
                 network_name: string;
+                mfa_enabled: boolean;
                 device_wireguard_ips: string[];
                 last_connected_at?: string;
                 last_connected_ip?: string;
@@ -6357,6 +6928,26 @@ export interface components {
             is_expired: boolean;
         };
         PendingNetworkDeviceListInput: components["schemas"]["PendingNetworkDeviceInput"][];
+        VpnSessionChallengeInput: {
+            challenge: string;
+            expires_at: string;
+            methods: "totp"[];
+        };
+        VpnSessionInput: {
+            id: number;
+            device_id: number;
+            device_name: string;
+            location_id: number;
+            location_name: string;
+            started_at: string;
+            last_handshake: string | null;
+            ended_at: string | null;
+            end_reason: ("disconnected" | "inactive" | "user_disabled" | "replaced") | null;
+        };
+        VpnSessionStartedInput: {
+            session: components["schemas"]["VpnSessionInput"];
+            preshared_key: string;
+        };
         EnterpriseSettingsInput: {
             admin_device_management: boolean;
             disable_all_traffic: boolean;
@@ -6390,7 +6981,7 @@ export interface components {
             /** @enum {string} */
             module: "auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning";
             /** @enum {string} */
-            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.security_key_added" | "mfa.security_key_removed" | "yubikey.provisioned";
+            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.security_key_added" | "mfa.security_key_removed" | "vpn_session.started" | "vpn_session.ended" | "yubikey.provisioned";
             object_type?: string;
             object_id?: string;
             object_name?: string;
@@ -6710,6 +7301,7 @@ export interface components {
             networks?: {
                 network_id: number;
                 network_name: string;
+                mfa_enabled: boolean;
                 device_wireguard_ips: string[];
                 last_connected_at?: string;
                 last_connected_ip?: string;
@@ -6782,6 +7374,26 @@ export interface components {
             is_expired: boolean;
         };
         PendingNetworkDeviceList: components["schemas"]["PendingNetworkDevice"][];
+        VpnSessionChallenge: {
+            challenge: string;
+            expires_at: string;
+            methods: "totp"[];
+        };
+        VpnSession: {
+            id: number;
+            device_id: number;
+            device_name: string;
+            location_id: number;
+            location_name: string;
+            started_at: string;
+            last_handshake: string | null;
+            ended_at: string | null;
+            end_reason: ("disconnected" | "inactive" | "user_disabled" | "replaced") | null;
+        };
+        VpnSessionStarted: {
+            session: components["schemas"]["VpnSession"];
+            preshared_key: string;
+        };
         EnterpriseSettings: {
             admin_device_management: boolean;
             disable_all_traffic: boolean;
@@ -6815,7 +7427,7 @@ export interface components {
             /** @enum {string} */
             module: "auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning";
             /** @enum {string} */
-            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.security_key_added" | "mfa.security_key_removed" | "yubikey.provisioned";
+            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.security_key_added" | "mfa.security_key_removed" | "vpn_session.started" | "vpn_session.ended" | "yubikey.provisioned";
             object_type?: string;
             object_id?: string;
             object_name?: string;

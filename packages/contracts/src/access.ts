@@ -121,6 +121,11 @@ export const ROUTE_ACCESS = {
   'GET /api/v1/device/:id': wireguard('owner_or_admin', 'device.read'),
   'PUT /api/v1/device/:id': wireguard('owner_or_admin', 'device.update'),
   'DELETE /api/v1/device/:id': wireguard('owner_or_admin', 'device.delete'),
+  // VPN sessions of MFA-protected locations (docs/mfa.md): the caller's own; admins may disconnect any.
+  'POST /api/v1/vpn_session/start': wireguard('user', 'vpn_session.start'),
+  'POST /api/v1/vpn_session/finish': wireguard('user', 'vpn_session.finish'),
+  'GET /api/v1/vpn_session': wireguard('user', 'vpn_session.list_own'),
+  'DELETE /api/v1/vpn_session/:id': wireguard('user', 'vpn_session.end'),
 
   'GET /api/v1/device/network': wireguard('admin', 'network_device.list'),
   'POST /api/v1/device/network': wireguard('admin', 'network_device.create'),

@@ -33,6 +33,8 @@ const connectionFields = {
 export const DeviceNetworkInfoSchema = z.object({
   network_id: z.number().int(),
   network_name: z.string(),
+  /** MFA-protected: the device connects only through a VPN session (POST /vpn_session/start). */
+  mfa_enabled: z.boolean(),
   device_wireguard_ips: z.array(z.string()),
   ...connectionFields,
 });

@@ -104,6 +104,9 @@ export const EVENT_CATALOGUE = {
   'mfa.security_key_added': { module: 'mfa' },
   'mfa.security_key_removed': { module: 'mfa' },
 
+  'vpn_session.started': { module: 'locations' },
+  'vpn_session.ended': { module: 'locations' },
+
   'yubikey.provisioned': { module: 'provisioning', webhook: true, later: true },
 } as const satisfies Record<string, EventTypeInfo>;
 

@@ -2,6 +2,7 @@ export * from './access.js';
 export * from './auth.js';
 export * from './common.js';
 export * from './devices.js';
+export * from './vpn-sessions.js';
 export * from './enterprise.js';
 export * from './errors.js';
 export * from './events.js';

@@ -24,6 +24,10 @@ export interface InterfaceRow {
 export interface PeerRow {
   publicKey: string;
   allowedIps: string[];
+  /** Base64 preshared key (an MFA session's, opened by the feed); empty when the peer has none. */
+  presharedKey: string;
+  /** The sealed preshared key as stored (vpn_sessions), null when none. */
+  presharedKeyEnc: string | null;
 }
 
 export interface ChangeRow {
@@ -53,16 +57,23 @@ export interface StatsRow {
 }
 
 /**
- * Peers of a location: devices holding addresses there, network devices or of active users. One
- * row per address (most devices have one), grouped in JS: cheaper than array_agg at 10,000 peers.
+ * Peers of a location: devices holding addresses there, network devices or of active users; in an
+ * MFA-protected location only devices with an active VPN session, with the session's preshared
+ * key (docs/mfa.md). One row per address (most devices have one), grouped in JS: cheaper than
+ * array_agg at 10,000 peers.
  */
 const peersQuery = (locationId: number, keys?: string[]) => sql`
-  select d.wireguard_pubkey as k, host(di.ip) || case when family(di.ip) = 4 then '/32' else '/128' end as ip
+  select d.wireguard_pubkey as k, host(di.ip) || case when family(di.ip) = 4 then '/32' else '/128' end as ip,
+         s.preshared_key_enc as psk
     from device_ips di
     join devices d on d.id = di.device_id
+    join locations l on l.id = di.location_id
     left join users u on u.id = d.user_id
+    left join vpn_sessions s on l.mfa_enabled and s.device_id = d.id and s.location_id = di.location_id
+                            and s.started_at is not null and s.ended_at is null
    where di.location_id = ${locationId}
      and (d.kind = 'network' or u.is_active)
+     and (not l.mfa_enabled or s.id is not null)
      ${keys ? sql`and d.wireguard_pubkey = any(${sql.param(keys)}::text[])` : sql``}
    order by d.id, di.ip`;
 
@@ -118,12 +129,12 @@ export class ControlRepo {
 
   async peers(locationId: number, keys?: string[]): Promise<PeerRow[]> {
     if (keys?.length === 0) return [];
-    const rows = await queryRows<{ k: string; ip: string }>(this.db, peersQuery(locationId, keys));
+    const rows = await queryRows<{ k: string; ip: string; psk: string | null }>(this.db, peersQuery(locationId, keys));
     const out: PeerRow[] = [];
     for (const r of rows) {
       const last = out.at(-1);
       if (last?.publicKey === r.k) last.allowedIps.push(r.ip);
-      else out.push({ publicKey: r.k, allowedIps: [r.ip] });
+      else out.push({ publicKey: r.k, allowedIps: [r.ip], presharedKey: '', presharedKeyEnc: r.psk });
     }
     return out;
   }

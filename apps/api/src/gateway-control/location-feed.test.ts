@@ -38,7 +38,7 @@ function fakeLocation() {
   const commit = (key: string) => {
     world.revision += 1n;
     world.changes.push({ revision: world.revision, kind: 'peer', key });
-    world.peers.set(key, { publicKey: key, allowedIps: ['10.0.0.9/32'] });
+    world.peers.set(key, { publicKey: key, allowedIps: ['10.0.0.9/32'], presharedKey: '', presharedKeyEnc: null });
     return world.revision;
   };
   const secrets = { decrypt: () => 'key' } as unknown as SecretBox;

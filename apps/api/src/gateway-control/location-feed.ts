@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { type ControlMessage, ControlMessageSchema, type Delta, FirewallSchema } from '@palisade/proto';
 import type { SecretBox } from '#src/lib/crypto.js';
-import type { ControlRepo, LocationState } from './control.repo.js';
+import type { ControlRepo, LocationState, PeerRow } from './control.repo.js';
 import { buildDeltas, toInterface, toPeer } from './protocol.js';
 
 /**
@@ -67,7 +67,7 @@ export class LocationFeed {
       const state = await repo.state(this.locationId);
       const iface = await repo.interfaceOf(this.locationId);
       if (!state || !iface) return undefined;
-      return { state, iface, peers: await repo.peers(this.locationId) };
+      return { state, iface, peers: this.#open(await repo.peers(this.locationId)) };
     });
     if (!built) return undefined;
     const { state, iface, peers } = built;
@@ -87,6 +87,12 @@ export class LocationFeed {
     const snapshot = { epoch: state.epoch, revision: state.revision, message };
     if (!this.#snapshot || snapshot.revision >= this.#snapshot.revision) this.#snapshot = snapshot;
     return snapshot;
+  }
+
+  /** Opens the sealed preshared keys of MFA session peers. */
+  #open(peers: PeerRow[]): PeerRow[] {
+    for (const p of peers) if (p.presharedKeyEnc) p.presharedKey = this.secrets.decrypt(p.presharedKeyEnc);
+    return peers;
   }
 
   #adopt(state: LocationState): void {
@@ -145,7 +151,7 @@ export class LocationFeed {
       if (from < state.logFloor || from > state.revision) return { state, deltas: null };
       const changes = await repo.changes(this.locationId, from, state.revision);
       const keys = [...new Set(changes.filter((c) => c.kind === 'peer').map((c) => c.key))];
-      const peers = new Map((await repo.peers(this.locationId, keys)).map((p) => [p.publicKey, p]));
+      const peers = new Map(this.#open(await repo.peers(this.locationId, keys)).map((p) => [p.publicKey, p]));
       const needsInterface = changes.some((c) => c.kind === 'interface');
       const ifaceRow = await repo.interfaceOf(this.locationId);
       if (!ifaceRow) return undefined;

@@ -36,7 +36,7 @@ describe('acceptAck', () => {
 });
 
 describe('buildDeltas', () => {
-  const peer = (k: string) => ({ publicKey: k, allowedIps: ['10.0.0.2/32'] });
+  const peer = (k: string) => ({ publicKey: k, allowedIps: ['10.0.0.2/32'], presharedKey: '', presharedKeyEnc: null });
   const row = (revision: bigint, kind: ChangeRow['kind'], key = ''): ChangeRow => ({ revision, kind, key });
 
   it('upserts named peers that exist and removes the others, one delta per revision, in order', () => {

@@ -53,7 +53,12 @@ export function toInterface(row: InterfaceRow, privateKey: string): Interface {
 }
 
 export function toPeer(row: PeerRow, keepalive: number): Peer {
-  return create(PeerSchema, { publicKey: row.publicKey, allowedIps: row.allowedIps, persistentKeepalive: keepalive });
+  return create(PeerSchema, {
+    publicKey: row.publicKey,
+    allowedIps: row.allowedIps,
+    persistentKeepalive: keepalive,
+    presharedKey: row.presharedKey,
+  });
 }
 
 /**

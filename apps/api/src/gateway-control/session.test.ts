@@ -45,7 +45,8 @@ function openingStream() {
     state: async () => ({ locationId: 1, revision: world.revision, epoch: 'E', logFloor: 0n }),
     changes: async (_id: number, after: bigint, through: bigint) =>
       world.changes.filter((c) => c.revision > after && c.revision <= through),
-    peers: async (_id: number, keys?: string[]) => (keys ?? ['k1']).map((k) => ({ publicKey: k, allowedIps: ['10.0.0.9/32'] })),
+    peers: async (_id: number, keys?: string[]) =>
+      (keys ?? ['k1']).map((k) => ({ publicKey: k, allowedIps: ['10.0.0.9/32'], presharedKey: '', presharedKeyEnc: null })),
     interfaceOf: async () => ({ port: 51820, addresses: ['10.0.0.1/24'], privateKeyEnc: 'x', keepalive: 25 }),
     consistent: <T>(fn: (r: ControlRepo) => Promise<T>) => fn(repo as unknown as ControlRepo),
   };

@@ -3,6 +3,7 @@ import type { DatabaseHandle } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
 import type { EventSignal } from '#src/modules/events/event-signal.js';
 import { mailJob } from '#src/modules/mail/mail.job.js';
+import { vpnSessionsJob } from '#src/modules/vpn-sessions/vpn-sessions.job.js';
 import type { Services } from '#src/services.js';
 import { activityLogPurgeJob } from './activity-log-purge.js';
 import { streamDeliveryJob } from './stream-delivery.js';
@@ -32,7 +33,7 @@ export interface JobContext {
 export type JobFactory = (ctx: JobContext) => Job;
 
 /** Every job; each capability adds its factory here. */
-export const JOB_FACTORIES: JobFactory[] = [webhooksJob, streamDeliveryJob, activityLogPurgeJob, mailJob];
+export const JOB_FACTORIES: JobFactory[] = [webhooksJob, streamDeliveryJob, activityLogPurgeJob, mailJob, vpnSessionsJob];
 
 export class JobRunner {
   readonly #jobs: Job[];

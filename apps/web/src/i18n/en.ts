@@ -132,6 +132,7 @@ export const en = {
   'error.auth.invalid_code': 'Code is invalid',
   'error.mfa.key_unreadable': 'Failed to read key. Please try again.',
   'error.mfa.key_registered': 'Key is already registered',
+  'error.mfa.email_too_soon': 'A code was sent less than 30 seconds ago. Wait a moment before asking for another one.',
   'error.security_key.not_found': 'Security key not found',
   'error.mfa.not_enabled': 'Enable a method of two-factor authentication first.',
   'error.mfa.method_enabled': 'This method is already enabled. Disable it first to set it up again.',
@@ -674,7 +675,7 @@ export const en = {
   'locations.secondsHint': 'In seconds.',
   'locations.mfa': 'Require MFA to connect',
   'locations.mfaHint':
-    'Saved with the location but not enforced yet: devices connect without MFA. MFA-protected locations are not offered to network devices.',
+    'A device reaches this location only while its owner has passed two-factor authentication for it (Connect in the device list). MFA-protected locations are not offered to network devices.',
   'locations.acl': 'Enable ACL',
   'locations.aclHint':
     'Saved with the location but not enforced yet: no firewall rules are applied, so access inside the location stays unmanaged.',
@@ -1105,6 +1106,21 @@ export const en = {
   'activity.event.mfa.recovery_codes_generated': 'Recovery codes regenerated',
   'activity.event.vpn_session.started': 'VPN session started after two-factor check',
   'activity.event.vpn_session.ended': 'VPN session ended',
+  'vpnSessions.connectTitle': 'Connect {{device}} to {{location}}',
+  'vpnSessions.codePrompt':
+    '{{location}} is protected with two-factor authentication. Enter the 6-digit code from your authenticator app to let this device through.',
+  'vpnSessions.code': 'Authentication code',
+  'vpnSessions.verify': 'Verify and connect',
+  'vpnSessions.pskOnce': 'This preshared key is shown only once. Copy it now.',
+  'vpnSessions.pskHint':
+    "Add this line to the [Peer] section of the {{location}} config on this device, then bring the tunnel up. The session ends when you disconnect or when the device stays idle longer than the location's disconnect threshold.",
+  'vpnSessions.pskLine': 'Preshared key line',
+  'vpnSessions.copyLine': 'Copy line',
+  'vpnSessions.connect': 'Connect',
+  'vpnSessions.disconnect': 'Disconnect',
+  'vpnSessions.authorised': 'MFA session active',
+  'vpnSessions.mfaRequired': 'MFA required',
+  'vpnSessions.toast.disconnected': 'Disconnected from {{location}}.',
   'activity.event.mfa.security_key_added': 'Security key added',
   'activity.event.mfa.security_key_removed': 'Security key removed',
   'activity.event.yubikey.provisioned': 'Hardware key provisioned',

@@ -128,6 +128,7 @@ export const pl: Catalogue = {
   'error.auth.invalid_code': 'Kod jest nieprawidłowy',
   'error.mfa.key_unreadable': 'Nie udało się odczytać klucza. Spróbuj ponownie.',
   'error.mfa.key_registered': 'Klucz jest już zarejestrowany',
+  'error.mfa.email_too_soon': 'Kod został wysłany mniej niż 30 sekund temu. Poczekaj chwilę, zanim poprosisz o kolejny.',
   'error.security_key.not_found': 'Nie znaleziono klucza bezpieczeństwa',
   'error.mfa.not_enabled': 'Najpierw włącz jedną z metod uwierzytelniania dwuskładnikowego.',
   'error.mfa.method_enabled': 'Ta metoda jest już włączona. Aby skonfigurować ją ponownie, najpierw ją wyłącz.',
@@ -687,7 +688,7 @@ export const pl: Catalogue = {
   'locations.secondsHint': 'W sekundach.',
   'locations.mfa': 'Wymagaj MFA przy łączeniu',
   'locations.mfaHint':
-    'Zapisywane w lokalizacji, ale jeszcze nie egzekwowane: urządzenia łączą się bez MFA. Lokalizacje chronione MFA nie są dostępne dla urządzeń sieciowych.',
+    'Urządzenie łączy się z tą lokalizacją tylko wtedy, gdy jego właściciel przeszedł dla niego uwierzytelnianie dwuetapowe (Połącz na liście urządzeń). Lokalizacje chronione MFA nie są dostępne dla urządzeń sieciowych.',
   'locations.acl': 'Włącz ACL',
   'locations.aclHint':
     'Zapisywane w lokalizacji, ale jeszcze nie egzekwowane: nie są stosowane żadne reguły zapory, więc dostęp w lokalizacji pozostaje niezarządzany.',
@@ -1157,6 +1158,21 @@ export const pl: Catalogue = {
   'activity.event.mfa.recovery_codes_generated': 'Wygenerowano nowe kody odzyskiwania',
   'activity.event.vpn_session.started': 'Rozpoczęto sesję VPN po weryfikacji dwuetapowej',
   'activity.event.vpn_session.ended': 'Zakończono sesję VPN',
+  'vpnSessions.connectTitle': 'Połącz {{device}} z {{location}}',
+  'vpnSessions.codePrompt':
+    'Lokalizacja {{location}} jest chroniona uwierzytelnianiem dwuetapowym. Wpisz 6-cyfrowy kod z aplikacji uwierzytelniającej, aby przepuścić to urządzenie.',
+  'vpnSessions.code': 'Kod uwierzytelniający',
+  'vpnSessions.verify': 'Zweryfikuj i połącz',
+  'vpnSessions.pskOnce': 'Ten klucz współdzielony jest pokazywany tylko raz. Skopiuj go teraz.',
+  'vpnSessions.pskHint':
+    'Dodaj ten wiersz do sekcji [Peer] konfiguracji {{location}} na tym urządzeniu, a potem uruchom tunel. Sesja kończy się, gdy się rozłączysz lub gdy urządzenie pozostaje bezczynne dłużej niż próg rozłączenia lokalizacji.',
+  'vpnSessions.pskLine': 'Wiersz klucza współdzielonego',
+  'vpnSessions.copyLine': 'Kopiuj wiersz',
+  'vpnSessions.connect': 'Połącz',
+  'vpnSessions.disconnect': 'Rozłącz',
+  'vpnSessions.authorised': 'Sesja MFA aktywna',
+  'vpnSessions.mfaRequired': 'Wymagane MFA',
+  'vpnSessions.toast.disconnected': 'Rozłączono z {{location}}.',
   'activity.event.mfa.security_key_added': 'Dodano klucz bezpieczeństwa',
   'activity.event.mfa.security_key_removed': 'Usunięto klucz bezpieczeństwa',
   'activity.event.yubikey.provisioned': 'Przygotowano klucz sprzętowy',

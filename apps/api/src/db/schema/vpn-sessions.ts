@@ -37,9 +37,7 @@ export const vpnSessions = pgTable(
   },
   (t) => [
     uniqueIndex('vpn_sessions_challenge_key').on(t.challengeHash),
-    uniqueIndex('vpn_sessions_active_key')
-      .on(t.deviceId, t.locationId)
-      .where(sql`${t.startedAt} is not null and ${t.endedAt} is null`),
+    uniqueIndex('vpn_sessions_active_key').on(t.deviceId, t.locationId).where(sql`${t.startedAt} is not null and ${t.endedAt} is null`),
     index('vpn_sessions_user_idx').on(t.userId, t.createdAt),
     index('vpn_sessions_location_active_idx').on(t.locationId).where(sql`${t.startedAt} is not null and ${t.endedAt} is null`),
   ],

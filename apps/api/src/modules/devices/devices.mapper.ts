@@ -39,12 +39,12 @@ function latestConnection(rows: ConnectionRow[]): Connection & { last_connected_
 
 function userDevice(
   base: Omit<Device, 'networks' | 'is_active'>,
-  ips: { locationId: number; locationName: string; ip: string }[],
+  ips: { locationId: number; locationName: string; locationMfa: boolean; ip: string }[],
   connections: ConnectionRow[],
 ): Device {
-  const byLocation = new Map<number, { name: string; ips: string[] }>();
+  const byLocation = new Map<number, { name: string; mfa: boolean; ips: string[] }>();
   for (const r of ips) {
-    const entry = byLocation.get(r.locationId) ?? { name: r.locationName, ips: [] };
+    const entry = byLocation.get(r.locationId) ?? { name: r.locationName, mfa: r.locationMfa, ips: [] };
     entry.ips.push(r.ip);
     byLocation.set(r.locationId, entry);
   }
@@ -53,6 +53,7 @@ function userDevice(
     networks: [...byLocation].map(([id, e]) => ({
       network_id: id,
       network_name: e.name,
+      mfa_enabled: e.mfa,
       device_wireguard_ips: e.ips,
       ...connectionOf(connections.find((c) => c.location_id === id)),
     })),
@@ -85,7 +86,7 @@ export function pageRowToDevice(row: UserDevicePageRow): Device {
     ...(row.username ? { username: row.username } : {}),
     created: iso(row.created_at),
   };
-  const ips = row.ips.map((r) => ({ locationId: r.location_id, locationName: r.location_name, ip: r.ip }));
+  const ips = row.ips.map((r) => ({ locationId: r.location_id, locationName: r.location_name, locationMfa: r.location_mfa, ip: r.ip }));
   return userDevice(base, ips, row.connections);
 }
 

@@ -9,6 +9,8 @@ export interface DeviceIpRow {
   deviceId: number;
   locationId: number;
   locationName: string;
+  /** The location is MFA-protected: the device connects through a VPN session (docs/mfa.md). */
+  locationMfa: boolean;
   ip: string;
 }
 
@@ -47,7 +49,7 @@ export interface UserDevicePageRow {
   user_id: number;
   created_at: Date | string;
   username: string | null;
-  ips: { location_id: number; location_name: string; ip: string }[];
+  ips: { location_id: number; location_name: string; location_mfa: boolean; ip: string }[];
   connections: ConnectionRow[];
 }
 
@@ -152,6 +154,7 @@ export class DevicesRepo {
         deviceId: deviceIps.deviceId,
         locationId: deviceIps.locationId,
         locationName: locations.name,
+        locationMfa: locations.mfaEnabled,
         ip: sql<string>`host(${deviceIps.ip})`,
       })
       .from(deviceIps)
@@ -223,7 +226,7 @@ export class DevicesRepo {
         ) p
         left join ${users} u on u.id = p.user_id
         left join lateral (
-          select json_agg(json_build_object('location_id', di.location_id, 'location_name', l.name, 'ip', host(di.ip))
+          select json_agg(json_build_object('location_id', di.location_id, 'location_name', l.name, 'location_mfa', l.mfa_enabled, 'ip', host(di.ip))
             order by di.location_id, di.ip) as list
           from ${deviceIps} di join ${locations} l on l.id = di.location_id
           where di.device_id = p.id

@@ -1,11 +1,20 @@
-import type { Device } from '@palisade/contracts';
+import type { Device, VpnSession } from '@palisade/contracts';
 import { Badge } from '@/components/Badge';
+import { Button } from '@/components/Button';
 import { Menu, type MenuItem } from '@/components/Menu';
 import { formatDateTime } from '@/i18n/format';
 import { useTranslation } from '@/i18n/use-translation';
 import { useCopy } from '@/lib/use-copy';
 import { DeviceStatus } from './DeviceStatus';
 import { shortKey } from './config-text';
+import { activeSession } from './vpn-sessions.api';
+
+/** MFA-protected locations (docs/mfa.md): the owner connects through a VPN session. */
+export interface MfaConnect {
+  sessions: VpnSession[] | undefined;
+  onConnect: (location: { id: number; name: string }) => void;
+  onDisconnect: (session: VpnSession) => void;
+}
 
 interface DeviceItemProps {
   device: Device;
@@ -14,9 +23,11 @@ interface DeviceItemProps {
   onEdit: () => void;
   onDelete: () => void;
   onShowConfig: () => void;
+  /** Given only to the device's owner: Connect / Disconnect per MFA-protected location. */
+  mfa?: MfaConnect | undefined;
 }
 
-export function DeviceItem({ device, canManage, canViewConfig, onEdit, onDelete, onShowConfig }: DeviceItemProps) {
+export function DeviceItem({ device, canManage, canViewConfig, onEdit, onDelete, onShowConfig, mfa }: DeviceItemProps) {
   const { t } = useTranslation();
   const copy = useCopy();
   const items: MenuItem[] = [
@@ -59,6 +70,7 @@ export function DeviceItem({ device, canManage, canViewConfig, onEdit, onDelete,
                   <Badge tone="success">{t('devices.status.connected')}</Badge>
                 </>
               ) : null}
+              {n.mfa_enabled ? <MfaControls device={device} location={{ id: n.network_id, name: n.network_name }} mfa={mfa} /> : null}
             </li>
           ))}
           {device.networks?.length ? null : <li>{t('devices.noLocations')}</li>}
@@ -66,6 +78,27 @@ export function DeviceItem({ device, canManage, canViewConfig, onEdit, onDelete,
       </div>
       {items.length ? <Menu label={t('devices.actionsFor', { name: device.name })} items={items} /> : null}
     </li>
+  );
+}
+
+function MfaControls({ device, location, mfa }: { device: Device; location: { id: number; name: string }; mfa: MfaConnect | undefined }) {
+  const { t } = useTranslation();
+  const session = activeSession(mfa?.sessions, device.id, location.id);
+  return (
+    <>
+      {' '}
+      <Badge tone={session ? 'success' : 'warning'}>{session ? t('vpnSessions.authorised') : t('vpnSessions.mfaRequired')}</Badge>
+      {mfa && session ? (
+        <Button size="sm" onClick={() => mfa.onDisconnect(session)}>
+          {t('vpnSessions.disconnect')}
+        </Button>
+      ) : null}
+      {mfa && !session && mfa.sessions ? (
+        <Button size="sm" variant="primary" onClick={() => mfa.onConnect(location)}>
+          {t('vpnSessions.connect')}
+        </Button>
+      ) : null}
+    </>
   );
 }
 

@@ -112,7 +112,7 @@ export function LocationForm({
         <GroupsPicker className="form-grid__wide" value={v.allowed_groups} onChange={(groups) => form.setValue('allowed_groups', groups)} />
         <div className="form-grid__wide check-list location-form__flags">
           {/* Stored, not enforced yet (MFA and ACL enforcement come later): the form says so. */}
-          <CheckboxField label={notEnforced(t('locations.mfa'))} hint={t('locations.mfaHint')} {...flag('mfa_enabled')} />
+          <CheckboxField label={t('locations.mfa')} hint={t('locations.mfaHint')} {...flag('mfa_enabled')} />
           <CheckboxField label={notEnforced(t('locations.acl'))} hint={t('locations.aclHint')} {...flag('acl_enabled')} />
           <CheckboxField
             label={notEnforced(t('locations.aclDefaultAllow'))}

@@ -42,7 +42,6 @@ export function LocationsTable({ locations }: { locations: readonly Network[] })
                 {n.mfa_enabled ? (
                   <span className="mfa-cell">
                     <Badge tone="primary">{t('locations.mfa.required')}</Badge>
-                    <span className="muted">{t('locations.notEnforced')}</span>
                   </span>
                 ) : (
                   <span className="muted">{t('locations.mfa.notRequired')}</span>

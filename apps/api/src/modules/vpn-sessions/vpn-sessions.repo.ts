@@ -1,0 +1,141 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '#src/db/client.js';
+import { queryRows } from '#src/db/rows.js';
+
+/** A session with its device and location names (GET /vpn_session). */
+export interface SessionRow {
+  id: number;
+  user_id: number;
+  device_id: number;
+  device_name: string;
+  location_id: number;
+  location_name: string;
+  started_at: Date;
+  last_handshake: Date | null;
+  ended_at: Date | null;
+  end_reason: string | null;
+}
+
+/** The user's device holding an address in the location, and whether the location is MFA-protected. */
+export interface Target {
+  device_id: number;
+  device_name: string;
+  location_id: number;
+  location_name: string;
+  mfa_enabled: boolean;
+}
+
+const SESSION_COLUMNS = sql`s.id, s.user_id, s.device_id, d.name as device_name, s.location_id, l.name as location_name,
+  s.started_at, s.last_handshake, s.ended_at, s.end_reason`;
+
+/** SQL of the VPN sessions of MFA-protected locations (vpn_sessions, migration 0017). */
+export class VpnSessionsRepo {
+  constructor(private readonly db: Db) {}
+
+  async target(userId: number, locationId: number, pubkey: string): Promise<Target | undefined> {
+    const [row] = await queryRows<Target>(
+      this.db,
+      sql`select d.id as device_id, d.name as device_name, l.id as location_id, l.name as location_name, l.mfa_enabled
+            from devices d join device_ips di on di.device_id = d.id join locations l on l.id = di.location_id
+           where d.kind = 'user' and d.user_id = ${userId} and d.wireguard_pubkey = ${pubkey} and l.id = ${locationId}
+           limit 1`,
+    );
+    return row;
+  }
+
+  async insertPending(values: { userId: number; deviceId: number; locationId: number; challengeHash: string; expiresAt: Date }) {
+    await this.db.execute(
+      sql`insert into vpn_sessions (user_id, device_id, location_id, challenge_hash, challenge_expires_at)
+          values (${values.userId}, ${values.deviceId}, ${values.locationId}, ${values.challengeHash}, ${values.expiresAt.toISOString()})`,
+    );
+  }
+
+  /** Takes a pending, unexpired challenge of the user (one use: its hash is cleared). */
+  async takeChallenge(userId: number, challengeHash: string): Promise<{ id: number; device_id: number; location_id: number } | undefined> {
+    const [row] = await queryRows<{ id: number; device_id: number; location_id: number }>(
+      this.db,
+      sql`update vpn_sessions set challenge_hash = null
+           where challenge_hash = ${challengeHash} and user_id = ${userId} and started_at is null and challenge_expires_at > now()
+       returning id, device_id, location_id`,
+    );
+    return row;
+  }
+
+  /** Ends the active session of (device, location), if any; returns the ended ids. */
+  async endActive(deviceId: number, locationId: number, reason: string): Promise<number[]> {
+    const rows = await queryRows<{ id: number }>(
+      this.db,
+      sql`update vpn_sessions set ended_at = now(), end_reason = ${reason}
+           where device_id = ${deviceId} and location_id = ${locationId} and started_at is not null and ended_at is null
+       returning id`,
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async start(id: number, presharedKeyEnc: string): Promise<void> {
+    await this.db.execute(sql`update vpn_sessions set started_at = now(), preshared_key_enc = ${presharedKeyEnc} where id = ${id}`);
+  }
+
+  async get(id: number): Promise<SessionRow | undefined> {
+    const [row] = await queryRows<SessionRow>(
+      this.db,
+      sql`select ${SESSION_COLUMNS} from vpn_sessions s join devices d on d.id = s.device_id join locations l on l.id = s.location_id
+           where s.id = ${id} and s.started_at is not null`,
+    );
+    return row;
+  }
+
+  /** The user's started sessions, active first, newest first (at most 100). */
+  async listForUser(userId: number): Promise<SessionRow[]> {
+    return queryRows<SessionRow>(
+      this.db,
+      sql`select ${SESSION_COLUMNS} from vpn_sessions s join devices d on d.id = s.device_id join locations l on l.id = s.location_id
+           where s.user_id = ${userId} and s.started_at is not null
+           order by (s.ended_at is null) desc, s.started_at desc, s.id desc limit 100`,
+    );
+  }
+
+  /** Ends the session if active; the ended row, or undefined when it was not active. */
+  async end(id: number, reason: string): Promise<SessionRow | undefined> {
+    const [row] = await queryRows<{ id: number }>(
+      this.db,
+      sql`update vpn_sessions set ended_at = now(), end_reason = ${reason}
+           where id = ${id} and started_at is not null and ended_at is null returning id`,
+    );
+    return row ? this.get(row.id) : undefined;
+  }
+
+  /**
+   * Ends active sessions whose device had no handshake with the location for its
+   * `peer_disconnect_threshold` (seconds), counted from the latest handshake the gateways reported
+   * or, before the first one, from the session's start. Updates `last_handshake` first.
+   */
+  async expireInactive(): Promise<SessionRow[]> {
+    await this.db.execute(sql`
+      update vpn_sessions s set last_handshake = h.latest
+        from (select ps.device_id, ps.location_id, max(ps.latest_handshake) as latest
+                from peer_stats ps join vpn_sessions a on a.device_id = ps.device_id and a.location_id = ps.location_id
+               where a.started_at is not null and a.ended_at is null and ps.collected_at >= a.started_at
+               group by ps.device_id, ps.location_id) h
+       where s.device_id = h.device_id and s.location_id = h.location_id and s.started_at is not null and s.ended_at is null
+         and h.latest is not null and h.latest >= s.started_at and (s.last_handshake is null or h.latest > s.last_handshake)`);
+    const rows = await queryRows<{ id: number }>(
+      this.db,
+      sql`update vpn_sessions s set ended_at = now(), end_reason = 'inactive'
+            from locations l
+           where l.id = s.location_id and s.started_at is not null and s.ended_at is null
+             and greatest(s.started_at, coalesce(s.last_handshake, s.started_at)) < now() - make_interval(secs => l.peer_disconnect_threshold)
+       returning s.id`,
+    );
+    const out: SessionRow[] = [];
+    for (const r of rows) {
+      const row = await this.get(r.id);
+      if (row) out.push(row);
+    }
+    return out;
+  }
+
+  async purgePending(): Promise<void> {
+    await this.db.execute(sql`delete from vpn_sessions where started_at is null and challenge_expires_at < now() - interval '1 hour'`);
+  }
+}

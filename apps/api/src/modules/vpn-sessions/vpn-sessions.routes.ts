@@ -1,0 +1,86 @@
+import {
+  VpnSessionChallengeSchema,
+  VpnSessionFinishBodySchema,
+  VpnSessionIdParamsSchema,
+  VpnSessionSchema,
+  VpnSessionStartBodySchema,
+  VpnSessionStartedSchema,
+} from '@palisade/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '#src/db/client.js';
+import type { SecretBox } from '#src/lib/crypto.js';
+import { problems } from '#src/lib/route-schemas.js';
+import { actorOf } from '#src/plugins/session.js';
+import { type CodeCheck, type HasCodeMethod, VpnSessionsService } from './vpn-sessions.service.js';
+
+export interface VpnSessionsRoutesOptions {
+  db: Db;
+  secrets: SecretBox;
+  check: CodeCheck;
+  hasMethod: HasCodeMethod;
+}
+
+/** VPN sessions of MFA-protected locations (docs/mfa.md): what the console's "Connect" and a desktop client call. */
+export const vpnSessionsRoutes: FastifyPluginAsyncZod<VpnSessionsRoutesOptions> = async (app, options) => {
+  const tags = ['vpn sessions'];
+  const sessions = new VpnSessionsService(options.db, options.secrets, options.check, options.hasMethod);
+
+  app.post(
+    '/api/v1/vpn_session/start',
+    {
+      schema: {
+        tags,
+        summary: 'Start a VPN session of an MFA-protected location for one of your devices: a challenge for your MFA',
+        description:
+          'The device (by its WireGuard public key) must be yours and hold an address in the location. Finish within 5 minutes with `POST /vpn_session/finish`.',
+        body: VpnSessionStartBodySchema,
+        response: { 201: VpnSessionChallengeSchema, ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await sessions.start(actorOf(request), request.body)),
+  );
+
+  app.post(
+    '/api/v1/vpn_session/finish',
+    {
+      schema: {
+        tags,
+        summary: 'Finish the MFA of a VPN session: the session and its preshared key, returned this once',
+        description:
+          'A valid authenticator code starts the session: the device peer, with this preshared key, is sent to the location gateways. A wrong code spends the challenge (start again). The WireGuard client adds it as the preshared key of the location peer.',
+        body: VpnSessionFinishBodySchema,
+        response: { 201: VpnSessionStartedSchema, ...problems(400, 401, 403) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await sessions.finish(actorOf(request), request.body)),
+  );
+
+  app.get(
+    '/api/v1/vpn_session',
+    {
+      schema: {
+        tags,
+        summary: 'Your VPN sessions of MFA-protected locations (active first, at most 100)',
+        response: { 200: z.array(VpnSessionSchema), ...problems(401, 403) },
+      },
+    },
+    (request) => sessions.list(actorOf(request)),
+  );
+
+  app.delete(
+    '/api/v1/vpn_session/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Disconnect a VPN session (yours; admins: anyone’s): the peer leaves the location gateways',
+        params: VpnSessionIdParamsSchema,
+        response: { 204: z.null(), ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await sessions.end(actorOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};
