@@ -44,6 +44,7 @@ import { sessionPlugin } from '#src/plugins/session.js';
 import { staticWebPlugin } from '#src/plugins/static-web.js';
 import { MfaCore } from '#src/modules/mfa/mfa.core.js';
 import { webauthnRoutes } from '#src/modules/mfa/webauthn/webauthn.routes.js';
+import { emailCodeRoutes } from '#src/modules/mfa/email/email-code.routes.js';
 import { mfaRoutes } from '#src/modules/mfa/mfa.routes.js';
 import { enabledMethods } from '#src/modules/mfa/mfa.core.js';
 import { TotpService } from '#src/modules/mfa/totp.service.js';
@@ -242,6 +243,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     hasMethod: async (db, userId) => (await enabledMethods(db, userId)).includes('totp'),
   });
   await app.register(webauthnRoutes, { db: database.db, publicUrl: env.PUBLIC_URL });
+  await app.register(emailCodeRoutes, { db: database.db, secrets });
   await app.register(activityLogStreamsRoutes, {
     streams: new StreamsService(database.db, {
       secrets,

@@ -9,7 +9,7 @@ import { SoftAuthenticator } from '#src/modules/mfa/webauthn/soft-authenticator.
 import { createTestApp, type HttpMethod, type TestApp, USER_PASSWORD } from '#test/helpers.js';
 import { totpCode } from '#test/mfa-fixtures.js';
 import { locationBody, newKey } from '#test/network-fixtures.js';
-import { startSmtpServer, type TestSmtpServer } from '#test/smtp-server.js';
+import { bodyOf, startSmtpServer, type TestSmtpServer } from '#test/smtp-server.js';
 
 /**
  * ADR-005 / issue "Domain events" §5: walk every registered `/api/v1` route that changes state
@@ -24,6 +24,8 @@ import { startSmtpServer, type TestSmtpServer } from '#test/smtp-server.js';
 const NON_MUTATING: Record<string, string> = {
   'POST /api/v1/user/available': 'asks whether a username is free; a POST only because the name travels in the body',
   'POST /api/v1/device/network/ip/:location': 'validates addresses for a network device form; stores nothing',
+  'POST /api/v1/auth/email/init':
+    'emails a code that does nothing until POST /auth/email enables the method (which records mfa.method_enabled)',
   'POST /api/v1/auth/webauthn/init':
     'hands out a registration challenge; nothing changes until POST /auth/webauthn/finish (which records mfa.security_key_added)',
   'POST /api/v1/auth/webauthn/start': 'hands out a sign-in challenge; the step POST /auth/webauthn records auth.login_succeeded',
@@ -390,6 +392,22 @@ const FIXTURES: Record<string, Fixture> = {
     return { url: `/api/v1/user/${target.username}/mfa`, object: { type: 'user', id: target.id } };
   },
 
+  'POST /api/v1/auth/email': async (w, caller) => {
+    const smtp = await walkSmtp(w);
+    await w.api('POST', '/api/v1/auth/email/init', caller);
+    return { url: '/api/v1/auth/email', payload: { code: await mailedCode(smtp, 1) }, object: { type: 'user', id: caller.id } };
+  },
+  'POST /api/v1/auth/email/verify': async (w, caller) => {
+    const smtp = await withEmailCodes(w, caller);
+    const cookie = await pendingCookie(w, caller);
+    await w.api('GET', '/api/v1/auth/email', { ...caller, cookie });
+    const code = await mailedCode(smtp, 2);
+    return { url: '/api/v1/auth/email/verify', cookie, payload: { code }, object: { type: 'user', id: caller.id } };
+  },
+  'DELETE /api/v1/auth/email': async (w, caller) => {
+    await withEmailCodes(w, caller);
+    return { url: '/api/v1/auth/email', object: { type: 'user', id: caller.id } };
+  },
   'POST /api/v1/auth/webauthn/finish': async (w, caller) => {
     const options = await w.api('POST', '/api/v1/auth/webauthn/init', caller);
     const response = new SoftAuthenticator(WALK_ORIGIN).register(options as { challenge: string; rp: { id?: string } });
@@ -467,6 +485,32 @@ async function pendingCookie(w: World, caller: Caller): Promise<string> {
     .insert(sessions)
     .values({ id: sha256(token), userId: caller.id, state: 'mfa_pending', expiresAt: new Date(Date.now() + 300_000) });
   return `palisade_session=${token}`;
+}
+/** SMTP configured to a fresh loopback server (closed after the walk). */
+async function walkSmtp(w: World): Promise<TestSmtpServer> {
+  const smtp = await startSmtpServer();
+  smtpServers.push(smtp);
+  await w.api('PATCH', '/api/v1/settings', w.admin, {
+    smtp_server: '127.0.0.1',
+    smtp_port: smtp.port,
+    smtp_encryption: 'none',
+    smtp_sender: 'walk@example.com',
+  });
+  return smtp;
+}
+/** The code in the `n`th mail `smtp` received. */
+async function mailedCode(smtp: TestSmtpServer, n: number): Promise<string> {
+  const mail = (await smtp.waitFor(n))[n - 1];
+  const code = /\b(\d{6})\b/.exec(bodyOf(mail?.raw ?? ''))?.[1];
+  if (!code) throw new Error('no code in the mail');
+  return code;
+}
+/** Email codes enabled for `caller` through the API; returns the SMTP server that got the mail. */
+async function withEmailCodes(w: World, caller: Caller): Promise<TestSmtpServer> {
+  const smtp = await walkSmtp(w);
+  await w.api('POST', '/api/v1/auth/email/init', caller);
+  await w.api('POST', '/api/v1/auth/email', caller, { code: await mailedCode(smtp, 1) });
+  return smtp;
 }
 /** The origin injected requests come from (no PUBLIC_URL in this app): WebAuthn's expected origin. */
 const WALK_ORIGIN = 'http://localhost';
@@ -682,6 +726,10 @@ describe('route-walking events: every state-changing route records who did what,
         await withTotp(w, owner);
         const payload = { location_id: mfa.id, device_pubkey: key };
         return { url: '/api/v1/vpn_session/start', payload, cookie: owner.cookie, object: { type: 'location' } };
+      })(),
+      'POST /api/v1/auth/email/init': await (async () => {
+        await walkSmtp(w);
+        return { url: '/api/v1/auth/email/init', object: { type: 'user' } };
       })(),
       'POST /api/v1/auth/webauthn/init': { url: '/api/v1/auth/webauthn/init', object: { type: 'user' } },
       'POST /api/v1/auth/webauthn/start': {

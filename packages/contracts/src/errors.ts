@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'auth.invalid_code',
   'mfa.key_unreadable',
   'mfa.key_registered',
+  'mfa.email_too_soon',
   'security_key.not_found',
   'mfa.not_enabled',
   'mfa.method_enabled',
