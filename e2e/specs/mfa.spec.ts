@@ -44,7 +44,7 @@ test('a user enables an authenticator app, then signs in with its code and with 
   await page.goto(`/users/${username}`);
   const card = page.locator('.card', { has: page.getByRole('heading', { name: 'Two-factor authentication' }) });
   await expect(card.getByText('Two-factor authentication is off.', { exact: false })).toBeVisible();
-  await card.getByRole('button', { name: 'Enable' }).click();
+  await card.getByRole('button', { name: 'Enable: Authenticator app code' }).click();
   const setup = page.getByRole('dialog', { name: 'Set up an authenticator app' });
   await expect(setup.getByRole('img', { name: 'QR code of the authenticator secret' })).toBeVisible();
   const secret = (await setup.getByTestId('totp-secret').textContent())?.trim() ?? '';
@@ -58,7 +58,7 @@ test('a user enables an authenticator app, then signs in with its code and with 
   await expect(recovery.getByRole('button', { name: 'Download as .txt' })).toBeVisible();
   await recovery.getByRole('button', { name: 'I have saved them' }).click();
   await expect(card.getByText('10 recovery codes left')).toBeVisible();
-  await expect(card.getByRole('button', { name: 'Disable' })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Disable: Authenticator app code' })).toBeVisible();
   await signOut(page);
 
   // The second step: the language switch works on it; a wrong code is refused; the right one signs in.

@@ -180,4 +180,32 @@ describe('login page', () => {
     expect(screen.getByLabelText('Authenticator app code')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
   });
+
+  it('email codes: a code is sent when the method opens, resending waits 30 seconds, the typed code signs in', async () => {
+    const calls: string[] = [];
+    await renderSignedOut(
+      () => jsonResponse(201, { mfa: { methods: ['email'], default_method: 'email' } }),
+      async (request) => {
+        const path = new URL(request.url).pathname;
+        if (path === '/api/v1/auth/email' && request.method === 'GET') {
+          calls.push('send');
+          return new Response(null, { status: 204 });
+        }
+        if (path === '/api/v1/auth/email/verify') {
+          calls.push(`verify ${JSON.stringify(await request.json())}`);
+          return jsonResponse(200, { user: { ...ADMIN_USER, username: 'bob', is_admin: false } });
+        }
+        return undefined;
+      },
+    );
+    fillAndSubmit('bob', 'Secret-123');
+    expect(
+      await screen.findByText('We sent a 6-digit code to your email address. Enter it below; it is valid for 10 minutes.'),
+    ).toBeTruthy();
+    await waitFor(() => expect(calls).toEqual(['send']));
+    const resend = screen.getByRole('button', { name: /Send a new code in \d+ seconds/ });
+    expect((resend as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.paste(screen.getByLabelText('Code sent by email'), { clipboardData: { getData: () => '246 810' } });
+    await waitFor(() => expect(calls).toEqual(['send', 'verify {"code":"246810"}']));
+  });
 });

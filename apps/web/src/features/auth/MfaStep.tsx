@@ -1,27 +1,30 @@
 import type { MfaRequired } from '@palisade/contracts';
 import { useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/Button';
 import { TextField } from '@/components/TextField';
 import { CodeInput } from '@/features/mfa/CodeInput';
 import { isCompleteCode } from '@/features/mfa/code-input';
 import { securityKeyErrorMessage } from '@/features/mfa/security-keys';
+import { useCooldown } from '@/features/mfa/use-cooldown';
 import type { MessageKey } from '@/i18n/en';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
-import { type MfaCodeMethod, useMfaSignInMutation, useSecurityKeySignInMutation } from './mfa-sign-in.mutations';
+import { type MfaCodeMethod, useEmailCodeSend, useMfaSignInMutation, useSecurityKeySignInMutation } from './mfa-sign-in.mutations';
 
 /** The second-step methods the console can verify today, in the order offered. */
-const SUPPORTED: readonly MfaRequired['mfa']['methods'][number][] = ['totp', 'webauthn'];
+const SUPPORTED: readonly MfaRequired['mfa']['methods'][number][] = ['totp', 'email', 'webauthn'];
 type StepMethod = MfaCodeMethod | 'webauthn';
 
 const LABELS: Record<StepMethod, MessageKey> = {
   totp: 'mfa.method.totp',
+  email: 'mfa.method.email',
   webauthn: 'mfa.method.webauthn',
   recovery: 'mfa.method.recovery',
 };
 const HINTS: Record<StepMethod, MessageKey> = {
   totp: 'mfa.step.totpHint',
+  email: 'mfa.step.emailHint',
   webauthn: 'mfa.step.webauthnHint',
   recovery: 'mfa.step.recoveryHint',
 };
@@ -42,6 +45,19 @@ export function MfaStep({ mfa, onBack }: { mfa: MfaRequired['mfa']; onBack: () =
   const [code, setCode] = useState('');
   const signIn = useMfaSignInMutation();
   const keySignIn = useSecurityKeySignInMutation();
+  const emailSend = useEmailCodeSend();
+  const cooldown = useCooldown(30);
+  const sendEmail = () => {
+    cooldown.start();
+    emailSend.mutate();
+  };
+  // Choosing the email method (or starting with it) sends a code at once.
+  const sentFor = useRef<StepMethod | undefined>(undefined);
+  useEffect(() => {
+    if (method !== 'email' || sentFor.current === 'email') return;
+    sentFor.current = 'email';
+    sendEmail();
+  });
   const onSignedIn = (result: { url?: string | undefined }) => {
     if (result.url) window.location.assign(result.url);
     else void navigate({ to: '/auth/redirect' });
@@ -66,9 +82,11 @@ export function MfaStep({ mfa, onBack }: { mfa: MfaRequired['mfa']; onBack: () =
 
   const error = signIn.isError
     ? problemMessage(t, signIn.error)
-    : keySignIn.isError
-      ? securityKeyErrorMessage(t, keySignIn.error)
-      : undefined;
+    : method === 'email' && emailSend.isError
+      ? problemMessage(t, emailSend.error)
+      : keySignIn.isError
+        ? securityKeyErrorMessage(t, keySignIn.error)
+        : undefined;
   return (
     <section className="auth-form" aria-labelledby="mfa-title">
       <h1 id="mfa-title" className="auth-form__title">
@@ -115,6 +133,11 @@ export function MfaStep({ mfa, onBack }: { mfa: MfaRequired['mfa']; onBack: () =
           <Button type="submit" variant="primary" className="btn--block" isLoading={signIn.isPending}>
             {t('mfa.step.verify')}
           </Button>
+          {method === 'email' ? (
+            <Button variant="link" disabled={cooldown.left > 0 || emailSend.isPending} onClick={sendEmail}>
+              {cooldown.left > 0 ? t('mfa.step.resendIn', { count: cooldown.left }) : t('mfa.step.resend')}
+            </Button>
+          ) : null}
         </form>
       )}
       {methods.length > 1 ? (

@@ -6,8 +6,8 @@ import { asCredentialResponse } from '@/features/mfa/security-keys';
 import { api } from '@/lib/api';
 import { storeSignedIn } from './auth.mutations';
 
-/** The code-based second steps (spec §7): an authenticator code or a recovery code. */
-export type MfaCodeMethod = 'totp' | 'recovery';
+/** The code-based second steps (spec §7): an authenticator code, an emailed code or a recovery code. */
+export type MfaCodeMethod = 'totp' | 'email' | 'recovery';
 
 export interface MfaCodeSignIn {
   method: MfaCodeMethod;
@@ -19,6 +19,8 @@ function verify({ method, code }: MfaCodeSignIn): Promise<LoginSuccess> {
   switch (method) {
     case 'totp':
       return unwrap(api.POST('/api/v1/auth/totp/verify', { body }));
+    case 'email':
+      return unwrap(api.POST('/api/v1/auth/email/verify', { body }));
     case 'recovery':
       return unwrap(api.POST('/api/v1/auth/recovery', { body }));
   }
@@ -46,3 +48,6 @@ export function useSecurityKeySignInMutation() {
     onSuccess: (result) => storeSignedIn(queryClient, result),
   });
 }
+
+/** Emails a sign-in code (the API allows one every 30 seconds). */
+export const useEmailCodeSend = () => useMutation({ mutationFn: () => unwrap(api.GET('/api/v1/auth/email')) });

@@ -9,8 +9,10 @@ import { StateMessage } from '@/components/StateMessage';
 import type { MessageKey } from '@/i18n/en';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
+import { useAppStore } from '@/features/app/app-store';
 import { DisableMfaDialog } from './DisableMfaDialog';
-import { useMfaDefault, useRecoveryCodesRegenerate, useTotpDisable } from './mfa.mutations';
+import { EmailSetupDialog } from './EmailSetupDialog';
+import { useEmailDisable, useMfaDefault, useRecoveryCodesRegenerate, useTotpDisable } from './mfa.mutations';
 import { mfaStatusQueryOptions } from './mfa.queries';
 import { RecoveryCodesDialog } from './RecoveryCodesDialog';
 import { SecurityKeys } from './SecurityKeys';
@@ -20,14 +22,14 @@ import './mfa.css';
 type MfaMethod = MfaRequired['mfa']['methods'][number];
 
 /** The methods a user can turn on from the console today. */
-const CONSOLE_METHODS: readonly MfaMethod[] = ['totp'];
+const CONSOLE_METHODS = ['totp', 'email'] as const;
 const METHOD_LABELS: Record<MfaMethod, MessageKey> = {
   totp: 'mfa.method.totp',
   email: 'mfa.method.email',
   webauthn: 'mfa.method.webauthn',
 };
 
-type Dialog = 'totp' | 'totp-off' | 'regenerate' | 'mfa-off' | undefined;
+type Dialog = 'totp' | 'totp-off' | 'email' | 'email-off' | 'regenerate' | 'mfa-off' | undefined;
 
 /** Own profile, "Password and authentication": the second factors, the default one, recovery codes. */
 export function MfaCard({ username }: { username: string }) {
@@ -36,6 +38,8 @@ export function MfaCard({ username }: { username: string }) {
   const [dialog, setDialog] = useState<Dialog>(undefined);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | undefined>(undefined);
   const totpOff = useTotpDisable();
+  const emailOff = useEmailDisable();
+  const isSmtpEnabled = useAppStore((s) => s.appInfo?.smtp_enabled === true);
   const setDefault = useMfaDefault();
   const regenerate = useRecoveryCodesRegenerate();
   const close = () => setDialog(undefined);
@@ -49,12 +53,21 @@ export function MfaCard({ username }: { username: string }) {
         <ul className="mfa-list">
           {CONSOLE_METHODS.map((method) => {
             const isOn = methods.includes(method);
+            // Email codes need outgoing mail: while SMTP is not configured they cannot be turned on.
+            const isUnavailable = method === 'email' && !isOn && !isSmtpEnabled;
             return (
               <li key={method} className="mfa-list__item">
                 <span className="mfa-list__name">{t(METHOD_LABELS[method])}</span>
                 <Badge tone={isOn ? 'success' : 'neutral'}>{isOn ? t('profile.mfaOn') : t('profile.mfaOff')}</Badge>
                 {isOn && method === default_method ? <Badge tone="primary">{t('mfa.default')}</Badge> : null}
-                <Button size="sm" variant={isOn ? 'danger' : 'secondary'} onClick={() => setDialog(isOn ? 'totp-off' : 'totp')}>
+                {isUnavailable ? <span className="field__hint">{t('mfa.email.noSmtp')}</span> : null}
+                <Button
+                  size="sm"
+                  variant={isOn ? 'danger' : 'secondary'}
+                  disabled={isUnavailable}
+                  aria-label={`${isOn ? t('mfa.action.disable') : t('mfa.action.enable')}: ${t(METHOD_LABELS[method])}`}
+                  onClick={() => setDialog(isOn ? `${method}-off` : method)}
+                >
                   {isOn ? t('mfa.action.disable') : t('mfa.action.enable')}
                 </Button>
               </li>
@@ -102,6 +115,27 @@ export function MfaCard({ username }: { username: string }) {
           }}
         />
       ) : null}
+      {dialog === 'email' ? (
+        <EmailSetupDialog
+          onClose={close}
+          onEnabled={(codes) => {
+            close();
+            setRecoveryCodes(codes);
+          }}
+        />
+      ) : null}
+      <ConfirmDialog
+        title={t('mfa.email.disableTitle')}
+        isOpen={dialog === 'email-off'}
+        onCancel={close}
+        onConfirm={() => emailOff.mutate(undefined, { onSuccess: close })}
+        confirmLabel={t('mfa.action.disable')}
+        isDanger
+        isPending={emailOff.isPending}
+      >
+        <p>{t('mfa.email.disableText')}</p>
+        {emailOff.isError ? <p className="banner banner--error">{problemMessage(t, emailOff.error)}</p> : null}
+      </ConfirmDialog>
       <ConfirmDialog
         title={t('mfa.totp.disableTitle')}
         isOpen={dialog === 'totp-off'}

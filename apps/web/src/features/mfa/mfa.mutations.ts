@@ -49,3 +49,11 @@ export function useMfaReset(username: string) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
   });
 }
+
+/** Emails a code to the user's address to turn email codes on. */
+export const useEmailInit = () => useMfaMutation(() => unwrap(api.POST('/api/v1/auth/email/init')));
+
+/** Enables email codes with the emailed code; answers the recovery codes when it was the first method. */
+export const useEmailEnable = () => useMfaMutation((code: string) => unwrap(api.POST('/api/v1/auth/email', { body: { code } })));
+
+export const useEmailDisable = () => useMfaMutation(() => unwrap(api.DELETE('/api/v1/auth/email')));
