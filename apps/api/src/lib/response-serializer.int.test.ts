@@ -37,6 +37,9 @@ function sampleOf(root: Json, input: Json, path: string, open: string[]): Sample
       expected: Object.assign({}, ...parts.map((p) => p.expected)),
     };
   }
+  // A nullable or union field: a value of its first alternative.
+  const alternatives = (node.anyOf ?? node.oneOf) as Json[] | undefined;
+  if (Array.isArray(alternatives) && alternatives[0]) return sampleOf(root, alternatives[0], path, open);
   if ('const' in node) return { value: node.const, expected: node.const };
   if (Array.isArray(node.enum)) return { value: node.enum[0], expected: node.enum[0] };
   const type = Array.isArray(node.type) ? node.type[0] : node.type;
@@ -93,6 +96,13 @@ function responseSchemas(route: RouteOptions): [string, z.ZodType][] {
   return out;
 }
 
+/**
+ * Responses that pass a library's object through on purpose: the WebAuthn options are built by
+ * @simplewebauthn/server from public data only (relying party, user handle and name, challenge,
+ * registered credential ids) and handed to the browser's WebAuthn API as they are.
+ */
+const OPEN_BY_DESIGN = new Set(['POST /api/v1/auth/webauthn/init', 'POST /api/v1/auth/webauthn/start']);
+
 describe('response fields of every route', () => {
   const routes: RouteOptions[] = [];
   let t: TestApp;
@@ -115,7 +125,10 @@ describe('response fields of every route', () => {
         const root = z.toJSONSchema(schema, { io: 'output', target: 'draft-07' }) as Json;
         const open: string[] = [];
         const sample = sampleOf(root, root, '', open);
-        expect(open, `${where}: objects that pass unknown fields through`).toEqual([]);
+        expect(
+          open.filter((o) => !(OPEN_BY_DESIGN.has(`${method} ${route.url}`) && o === '(root)')),
+          `${where}: objects that pass unknown fields through`,
+        ).toEqual([]);
         const serialize = compile({ schema, method, url: route.url, httpStatus: status.split(' ')[0] ?? '' });
         const body = serialize(sample.value);
         expect(body, where).not.toContain(SECRET);
