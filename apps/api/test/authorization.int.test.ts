@@ -1,11 +1,9 @@
 import { type Access, ROUTE_ACCESS, type RouteRule } from '@palisade/contracts';
-import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groupMembers, groups, sessions, users } from '#src/db/schema/index.js';
-import { randomToken, sha256 } from '#src/lib/crypto.js';
-import { hashPassword } from '#src/lib/password.js';
-import { createTestApp, type HttpMethod, snapshot, type TestApp, USER_PASSWORD } from '#test/helpers.js';
+import { groupMembers, groups } from '#src/db/schema/index.js';
+import { type HttpMethod, snapshot, type TestApp, USER_PASSWORD } from '#test/helpers.js';
+import { type RouteWalk, startRouteWalk } from '#test/route-walk.js';
 import { createLocation, newKey } from '#test/network-fixtures.js';
 
 /**
@@ -128,28 +126,16 @@ const EXPECTED: Record<Access, Record<Actor, 401 | 403 | 'allowed'>> = {
 
 describe('route-walking authorization', () => {
   let t: TestApp;
-  const registered: { method: string; url: string }[] = [];
-  let passwordHash: string;
-  let adminGroupId: number;
+  let walk: RouteWalk;
   let counter = 0;
 
   beforeAll(async () => {
-    t = await createTestApp(
-      {},
-      {
-        onRoute: (route) => {
-          for (const method of [route.method].flat()) registered.push({ method, url: route.url });
-        },
-      },
-    );
-    passwordHash = await hashPassword(USER_PASSWORD);
-    const [adminGroup] = await t.database.db.select().from(groups).where(eq(groups.name, 'admin'));
-    if (!adminGroup) throw new Error('bootstrap made no admin group');
-    adminGroupId = adminGroup.id;
+    walk = await startRouteWalk();
+    t = walk.t;
   });
   afterAll(() => t.close());
 
-  const apiRoutes = () => registered.filter((r) => r.url.startsWith('/api/v1') && r.method !== 'HEAD').map((r) => `${r.method} ${r.url}`);
+  const apiRoutes = () => walk.apiRouteKeys();
 
   it('every registered /api/v1 route has a permission entry, and every entry a route', () => {
     const routes = new Set(apiRoutes());
@@ -157,21 +143,14 @@ describe('route-walking authorization', () => {
     expect([...routes].filter((k) => !(k in ROUTE_ACCESS))).toEqual([]);
     expect(Object.keys(ROUTE_ACCESS).filter((k) => !routes.has(k))).toEqual([]);
     // HEAD twins of GET routes are covered by the GET entry.
-    const heads = registered.filter((r) => r.url.startsWith('/api/v1') && r.method === 'HEAD');
+    const heads = walk.registered.filter((r) => r.url.startsWith('/api/v1') && r.method === 'HEAD');
     expect(heads.filter((h) => !routes.has(`GET ${h.url}`))).toEqual([]);
   });
 
   async function fixture(): Promise<Fixture> {
     const n = ++counter;
     const db = t.database.db;
-    const insertUser = async (username: string) => {
-      const [row] = await db
-        .insert(users)
-        .values({ username, firstName: 'Walk', lastName: username, email: `${username}@walk.example`, passwordHash })
-        .returning();
-      if (!row) throw new Error('insert failed');
-      return row;
-    };
+    const insertUser = walk.insertUser;
     const [user, other, admin] = [await insertUser(`walker${n}`), await insertUser(`victim${n}`), await insertUser(`boss${n}`)];
     const [group] = await db
       .insert(groups)
@@ -180,17 +159,12 @@ describe('route-walking authorization', () => {
     if (!group) throw new Error('insert failed');
     await db.insert(groupMembers).values([
       { groupId: group.id, userId: other.id },
-      { groupId: adminGroupId, userId: admin.id },
+      { groupId: walk.adminGroupId, userId: admin.id },
     ]);
     return { n, user: user.username, userId: user.id, other: other.username, admin: admin.username, adminId: admin.id, group: group.name };
   }
 
-  /** A signed-in session for `userId`, made directly (logins are tested elsewhere; argon2 is slow). */
-  async function sessionFor(userId: number): Promise<string> {
-    const token = randomToken();
-    await t.database.db.insert(sessions).values({ id: sha256(token), userId, state: 'active', expiresAt: new Date(Date.now() + 3600_000) });
-    return `palisade_session=${token}`;
-  }
+  const sessionFor = (userId: number) => walk.sessionFor(userId);
 
   async function call(key: string, actor: Actor, checkWrites = false): Promise<{ res: LightMyRequestResponse; changed: boolean }> {
     const [method, pattern] = key.split(' ') as [HttpMethod, string];

@@ -1,14 +1,14 @@
 import { ROUTE_ACCESS, type RouteRule } from '@palisade/contracts';
 import { generateKeyPair } from '@palisade/wireguard';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gateways, groupMembers, groups, sessions, settings, users } from '#src/db/schema/index.js';
+import { gateways, groupMembers, groups, sessions, settings } from '#src/db/schema/index.js';
 import { randomToken, sha256 } from '#src/lib/crypto.js';
-import { hashPassword } from '#src/lib/password.js';
 import { SoftAuthenticator } from '#src/modules/mfa/webauthn/soft-authenticator.js';
-import { createTestApp, type HttpMethod, type TestApp, USER_PASSWORD } from '#test/helpers.js';
+import { type HttpMethod, type TestApp, USER_PASSWORD } from '#test/helpers.js';
 import { totpCode } from '#test/mfa-fixtures.js';
 import { locationBody, newKey } from '#test/network-fixtures.js';
+import { type RouteWalk, startRouteWalk } from '#test/route-walk.js';
 import { bodyOf, startSmtpServer, type TestSmtpServer } from '#test/smtp-server.js';
 
 /**
@@ -548,24 +548,12 @@ interface EventRow {
 
 describe('route-walking events: every state-changing route records who did what, from where', () => {
   let t: TestApp;
-  const registered: { method: string; url: string }[] = [];
-  let passwordHash: string;
-  let adminGroupId: number;
+  let walk: RouteWalk;
   let counter = 0;
 
   beforeAll(async () => {
-    t = await createTestApp(
-      {},
-      {
-        onRoute: (route) => {
-          for (const method of [route.method].flat()) registered.push({ method, url: route.url });
-        },
-      },
-    );
-    passwordHash = await hashPassword(USER_PASSWORD);
-    const [adminGroup] = await t.database.db.select().from(groups).where(eq(groups.name, 'admin'));
-    if (!adminGroup) throw new Error('bootstrap made no admin group');
-    adminGroupId = adminGroup.id;
+    walk = await startRouteWalk();
+    t = walk.t;
     // Webhook and stream targets on loopback pass the egress guard (nothing is sent: no jobs run).
     await t.database.db.update(settings).set({ egressAllowCidrs: ['127.0.0.0/8'] });
   });
@@ -575,21 +563,9 @@ describe('route-walking events: every state-changing route records who did what,
   });
 
   /** The routes this walk must cover, from the app's own route table. */
-  const walked = () =>
-    [
-      ...new Set(
-        registered
-          .filter((r) => r.url.startsWith('/api/v1') && r.method !== 'HEAD')
-          .map((r) => `${r.method} ${r.url}`)
-          .filter((key) => !key.startsWith('GET ') || RECORDING_GETS.has(key)),
-      ),
-    ].sort();
+  const walked = () => [...new Set(walk.apiRouteKeys().filter((key) => !key.startsWith('GET ') || RECORDING_GETS.has(key)))].sort();
 
-  async function sessionFor(userId: number): Promise<string> {
-    const token = randomToken();
-    await t.database.db.insert(sessions).values({ id: sha256(token), userId, state: 'active', expiresAt: new Date(Date.now() + 3600_000) });
-    return `palisade_session=${token}`;
-  }
+  const sessionFor = (userId: number) => walk.sessionFor(userId);
 
   async function world(): Promise<World> {
     const n = ++counter;
@@ -597,12 +573,8 @@ describe('route-walking events: every state-changing route records who did what,
     let made = 0;
     const insertUser = async (prefix: string, admin = false): Promise<Caller> => {
       const username = `${prefix}${n}x${++made}`;
-      const [row] = await db
-        .insert(users)
-        .values({ username, firstName: 'Walk', lastName: username, email: `${username}@walk.example`, passwordHash })
-        .returning();
-      if (!row) throw new Error('insert failed');
-      if (admin) await db.insert(groupMembers).values({ groupId: adminGroupId, userId: row.id });
+      const row = await walk.insertUser(username);
+      if (admin) await db.insert(groupMembers).values({ groupId: walk.adminGroupId, userId: row.id });
       return { id: row.id, username, cookie: await sessionFor(row.id), isAdmin: admin };
     };
     const admin = await insertUser('boss', true);
