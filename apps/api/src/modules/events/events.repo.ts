@@ -68,12 +68,19 @@ function eventValues(r: NewEventRow): Record<EventValueKey, unknown> {
   };
 }
 
-const insertOne = preparedRows<never, EventValueKey>(
-  (p) => sql`insert into events (${INSERT_COLUMNS})
-    values (coalesce(${p.occurredAt}::timestamptz, now()), ${p.actorType}::text, ${p.userId}::int, ${p.username}::text, ${p.ip}::text,
-      ${p.userAgent}::text, ${p.module}::text, ${p.type}::text, ${p.objectType}::text, ${p.objectId}::text, ${p.objectName}::text,
-      ${p.deviceId}::int, ${p.deviceName}::text, ${p.subjectUserId}::int, ${p.details}::jsonb)`,
-);
+/** One row of `values` (values or, for the prepared statement, placeholders), typed by casts. */
+const valuesTuple = (v: Record<EventValueKey, unknown>): SQL =>
+  sql`(coalesce(${v.occurredAt}::timestamptz, now()), ${v.actorType}::text, ${v.userId}::int, ${v.username}::text, ${v.ip}::text,
+    ${v.userAgent}::text, ${v.module}::text, ${v.type}::text, ${v.objectType}::text, ${v.objectId}::text, ${v.objectName}::text,
+    ${v.deviceId}::int, ${v.deviceName}::text, ${v.subjectUserId}::int, ${v.details}::jsonb)`;
+
+const valuesOf = (rows: NewEventRow[]): SQL =>
+  sql.join(
+    rows.map((r) => valuesTuple(eventValues(r))),
+    sql`, `,
+  );
+
+const insertOne = preparedRows<never, EventValueKey>((p) => sql`insert into events (${INSERT_COLUMNS}) values ${valuesTuple(p)}`);
 
 /** A consumer's position: the last `(tx_id, id)` it has handled. */
 export interface EventCursor {
@@ -110,13 +117,7 @@ export class EventsRepo {
       await insertOne(this.db, eventValues(first));
       return;
     }
-    const values = rows.map((r) => {
-      const v = eventValues(r);
-      return sql`(coalesce(${v.occurredAt}::timestamptz, now()), ${v.actorType}, ${v.userId}::int, ${v.username}, ${v.ip}, ${v.userAgent},
-        ${v.module}, ${v.type}, ${v.objectType}, ${v.objectId}, ${v.objectName}, ${v.deviceId}::int, ${v.deviceName},
-        ${v.subjectUserId}::int, ${v.details}::jsonb)`;
-    });
-    await queryRows(this.db, sql`insert into events (${INSERT_COLUMNS}) values ${sql.join(values, sql`, `)}`);
+    await queryRows(this.db, sql`insert into events (${INSERT_COLUMNS}) values ${valuesOf(rows)}`);
   }
 
   /**
@@ -127,13 +128,7 @@ export class EventsRepo {
    */
   withEvents(statement: SQL, rows: NewEventRow[]): SQL {
     if (rows.length === 0) return statement;
-    const values = rows.map((r) => {
-      const v = eventValues(r);
-      return sql`(coalesce(${v.occurredAt}::timestamptz, now()), ${v.actorType}::text, ${v.userId}::int, ${v.username}::text, ${v.ip}::text,
-        ${v.userAgent}::text, ${v.module}::text, ${v.type}::text, ${v.objectType}::text, ${v.objectId}::text, ${v.objectName}::text,
-        ${v.deviceId}::int, ${v.deviceName}::text, ${v.subjectUserId}::int, ${v.details}::jsonb)`;
-    });
-    return sql`with recorded_events as (insert into events (${INSERT_COLUMNS}) values ${sql.join(values, sql`, `)}) ${statement}`;
+    return sql`with recorded_events as (insert into events (${INSERT_COLUMNS}) values ${valuesOf(rows)}) ${statement}`;
   }
 
   /** Up to `limit` committed events after `after`, in delivery order; `where` narrows them. */
