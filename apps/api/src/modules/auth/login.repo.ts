@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
 import { preparedRows } from '#src/db/rows.js';
-import { authFailures, events, groupMembers, groups, sessions, users } from '#src/db/schema/index.js';
-import type { NewEventRow } from '#src/modules/events/events.repo.js';
+import { authFailures, groupMembers, groups, sessions, users } from '#src/db/schema/index.js';
+import { type EventParam, eventInsert, eventParams, type NewEventRow } from '#src/modules/events/events.repo.js';
 import type { UserRow } from '#src/modules/users/users.repo.js';
 
 export interface FailurePolicy {
@@ -50,36 +50,6 @@ interface AttemptRow {
 }
 
 const seconds = (n: number) => `${n} seconds`;
-
-type EventParam =
-  | 'eActorType'
-  | 'eUserId'
-  | 'eUsername'
-  | 'eIp'
-  | 'eUserAgent'
-  | 'eModule'
-  | 'eType'
-  | 'eObjectType'
-  | 'eObjectId'
-  | 'eObjectName'
-  | 'eSubjectUserId'
-  | 'eDetails';
-
-/** An event row as the success statement's parameters. */
-const eventParams = (e: NewEventRow): Record<EventParam, unknown> => ({
-  eActorType: e.actorType,
-  eUserId: e.userId ?? null,
-  eUsername: e.username ?? null,
-  eIp: e.ip ?? null,
-  eUserAgent: e.userAgent ?? null,
-  eModule: e.module,
-  eType: e.type,
-  eObjectType: e.objectType ?? null,
-  eObjectId: e.objectId ?? null,
-  eObjectName: e.objectName ?? null,
-  eSubjectUserId: e.subjectUserId ?? null,
-  eDetails: JSON.stringify(e.details ?? {}),
-});
 
 /** `begin`'s statement (see there); the policies are values too, so its text never changes. */
 const beginStatement = preparedRows<
@@ -174,13 +144,7 @@ const succeedStatement = preparedRows<
             ${p.userAgent}::text, ${p.expiresAt}::timestamptz
           where ${p.create}::boolean
         ),
-        logged as (
-          insert into ${events} (actor_type, user_id, username, ip, user_agent, module, type, object_type, object_id, object_name,
-            subject_user_id, details)
-          values (${p.eActorType}::text, ${p.eUserId}::int, ${p.eUsername}::text, ${p.eIp}::text, ${p.eUserAgent}::text,
-            ${p.eModule}::text, ${p.eType}::text, ${p.eObjectType}::text, ${p.eObjectId}::text, ${p.eObjectName}::text,
-            ${p.eSubjectUserId}::int, ${p.eDetails}::jsonb)
-        )
+        logged as (${eventInsert(p)})
         select coalesce(array_agg(g.name order by g.name), '{}') as groups, coalesce(bool_or(g.is_admin), false) as is_admin,
           (select set_config('synchronous_commit', 'off', true)) as synchronous_commit
         from ${groupMembers} gm join ${groups} g on g.id = gm.group_id

@@ -30,22 +30,24 @@ const INSERT_COLUMNS = sql.raw(
   'occurred_at, actor_type, user_id, username, ip, user_agent, module, type, object_type, object_id, object_name, device_id, device_name, subject_user_id, details',
 );
 
-type EventValueKey =
-  | 'occurredAt'
-  | 'actorType'
-  | 'userId'
-  | 'username'
-  | 'ip'
-  | 'userAgent'
-  | 'module'
-  | 'type'
-  | 'objectType'
-  | 'objectId'
-  | 'objectName'
-  | 'deviceId'
-  | 'deviceName'
-  | 'subjectUserId'
-  | 'details';
+const EVENT_VALUE_KEYS = [
+  'occurredAt',
+  'actorType',
+  'userId',
+  'username',
+  'ip',
+  'userAgent',
+  'module',
+  'type',
+  'objectType',
+  'objectId',
+  'objectName',
+  'deviceId',
+  'deviceName',
+  'subjectUserId',
+  'details',
+] as const;
+type EventValueKey = (typeof EVENT_VALUE_KEYS)[number];
 
 /** An event row as statement parameters (hand-written SQL: the query builder cost ~130 µs a call). */
 function eventValues(r: NewEventRow): Record<EventValueKey, unknown> {
@@ -81,6 +83,21 @@ const valuesOf = (rows: NewEventRow[]): SQL =>
   );
 
 const insertOne = preparedRows<never, EventValueKey>((p) => sql`insert into events (${INSERT_COLUMNS}) values ${valuesTuple(p)}`);
+
+/**
+ * For hand-written statements that record their event themselves (the login's single statement):
+ * the event's parameters under `event_` names, and the INSERT that reads them.
+ */
+export type EventParam = `event_${EventValueKey}`;
+export function eventParams(r: NewEventRow): Record<EventParam, unknown> {
+  const values = eventValues(r);
+  return Object.fromEntries(EVENT_VALUE_KEYS.map((k) => [`event_${k}`, values[k]])) as Record<EventParam, unknown>;
+}
+/** Reads each key by name: `p` may be the placeholder proxy of `preparedRows`, which lists none. */
+export const eventInsert = (p: Record<EventParam, unknown>): SQL =>
+  sql`insert into events (${INSERT_COLUMNS}) values ${valuesTuple(
+    Object.fromEntries(EVENT_VALUE_KEYS.map((k) => [k, p[`event_${k}`]])) as Record<EventValueKey, unknown>,
+  )}`;
 
 /** A consumer's position: the last `(tx_id, id)` it has handled. */
 export interface EventCursor {
