@@ -6,3 +6,4 @@ export * from './mfa.js';
 export * from './mail.js';
 export * from './mfa-keys.js';
 export * from './vpn-sessions.js';
+export * from './oauth.js';
