@@ -7,3 +7,4 @@ export * from './mail.js';
 export * from './mfa-keys.js';
 export * from './vpn-sessions.js';
 export * from './oauth.js';
+export * from './oidc.js';
