@@ -90,6 +90,12 @@ export const en = {
   'mfa.disable.title': 'Turn off two-factor authentication',
   'mfa.disable.intro': 'Enter your password to turn off every second factor and the recovery codes.',
   'mfa.disable.confirm': 'Turn off',
+  'mfa.disable.introChoice':
+    'Every second factor and the recovery codes will be turned off. Confirm with your password or a code from your authenticator app.',
+  'mfa.disable.proof': 'Confirm with',
+  'mfa.disable.code': 'Code from the authenticator app',
+  'mfa.disable.withPassword': 'My password',
+  'mfa.disable.withCode': 'My authenticator app',
   'mfa.reset.action': 'Reset MFA',
   'mfa.reset.onHint': 'This user has two-factor authentication on. Resetting it removes every method and the recovery codes.',
   'mfa.reset.offHint': 'This user has not turned on two-factor authentication.',

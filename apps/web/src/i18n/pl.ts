@@ -86,6 +86,12 @@ export const pl: Catalogue = {
   'mfa.disable.title': 'Wyłącz uwierzytelnianie dwuskładnikowe',
   'mfa.disable.intro': 'Wpisz hasło, aby wyłączyć wszystkie drugie składniki i kody odzyskiwania.',
   'mfa.disable.confirm': 'Wyłącz',
+  'mfa.disable.introChoice':
+    'Wszystkie drugie składniki i kody odzyskiwania zostaną wyłączone. Potwierdź hasłem lub kodem z aplikacji uwierzytelniającej.',
+  'mfa.disable.proof': 'Potwierdź za pomocą',
+  'mfa.disable.code': 'Kod z aplikacji uwierzytelniającej',
+  'mfa.disable.withPassword': 'Moje hasło',
+  'mfa.disable.withCode': 'Moja aplikacja uwierzytelniająca',
   'mfa.reset.action': 'Zresetuj MFA',
   'mfa.reset.onHint': 'Ten użytkownik ma włączone uwierzytelnianie dwuskładnikowe. Reset usuwa wszystkie metody i kody odzyskiwania.',
   'mfa.reset.offHint': 'Ten użytkownik nie włączył uwierzytelniania dwuskładnikowego.',
