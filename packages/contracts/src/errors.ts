@@ -60,6 +60,7 @@ export const ERROR_CODES = [
   'vpn_session.location_not_mfa',
   'vpn_session.mfa_not_enabled',
   'vpn_session.challenge_invalid',
+  'vpn_session.method_not_enabled',
   'token.generation_failed',
   'gateway.not_found',
   'token.invalid',

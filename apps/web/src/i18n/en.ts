@@ -181,7 +181,9 @@ export const en = {
   'error.device.mfa_location': 'MFA-protected locations are not available for network devices.',
   'error.vpn_session.not_found': 'This VPN session does not exist.',
   'error.vpn_session.location_not_mfa': 'This location is not MFA-protected; the device connects without a session.',
-  'error.vpn_session.mfa_not_enabled': 'Set up an authenticator app first: MFA-protected locations are opened with its code.',
+  'error.vpn_session.mfa_not_enabled':
+    'Set up two-factor authentication first: an authenticator app, email codes or a security key open MFA-protected locations.',
+  'error.vpn_session.method_not_enabled': 'This two-factor method is not enabled for your account.',
   'error.vpn_session.challenge_invalid': 'The check expired or was already used. Start again.',
   'error.token.generation_failed': 'Token generation failed.',
   'error.token.invalid': 'The token is invalid or has expired.',

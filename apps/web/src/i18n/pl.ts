@@ -182,7 +182,9 @@ export const pl: Catalogue = {
   'error.device.mfa_location': 'Lokalizacje chronione MFA nie są dostępne dla urządzeń sieciowych.',
   'error.vpn_session.not_found': 'Ta sesja VPN nie istnieje.',
   'error.vpn_session.location_not_mfa': 'Ta lokalizacja nie jest chroniona MFA; urządzenie łączy się bez sesji.',
-  'error.vpn_session.mfa_not_enabled': 'Najpierw skonfiguruj aplikację uwierzytelniającą: lokalizacje chronione MFA otwiera się jej kodem.',
+  'error.vpn_session.mfa_not_enabled':
+    'Najpierw skonfiguruj uwierzytelnianie dwuskładnikowe: lokalizacje chronione MFA otwiera aplikacja uwierzytelniająca, kod z e-maila lub klucz bezpieczeństwa.',
+  'error.vpn_session.method_not_enabled': 'Ta metoda uwierzytelniania dwuskładnikowego nie jest włączona na Twoim koncie.',
   'error.vpn_session.challenge_invalid': 'Weryfikacja wygasła lub została już użyta. Zacznij od nowa.',
   'error.token.generation_failed': 'Generowanie tokenu nie powiodło się.',
   'error.token.invalid': 'Token jest nieprawidłowy lub wygasł.',

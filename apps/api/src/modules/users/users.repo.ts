@@ -8,7 +8,8 @@ import { groupMembers, groups, users } from '#src/db/schema/index.js';
 import { EventsRepo } from '#src/modules/events/events.repo.js';
 import { type DomainEvent, toEventRow } from '#src/modules/events/record-event.js';
 
-export type UserRow = typeof users.$inferSelect;
+/** A user row; `oidc_sub` is the OpenID provider's business (oidc/account.ts). */
+export type UserRow = Omit<typeof users.$inferSelect, 'oidcSub'>;
 export interface UserRecord extends UserRow {
   groups: string[];
   isAdmin: boolean;
