@@ -5624,8 +5624,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start a VPN session of an MFA-protected location for one of your devices: a challenge for your MFA
-         * @description The device (by its WireGuard public key) must be yours and hold an address in the location. Finish within 5 minutes with `POST /vpn_session/finish`.
+         * Start a VPN session of an MFA-protected location for one of your devices: a challenge for your second factor
+         * @description The device (by its WireGuard public key) must be yours and hold an address in the location. `method` (optional) chooses the second factor among your enabled ones (`totp`, `email`, `webauthn`); without it your default method. `email` mails a 6-digit code (at most every 30 seconds); `webauthn` answers the assertion options in `webauthn`. Finish within 5 minutes with `POST /vpn_session/finish`.
          */
         post: {
             parameters: {
@@ -5639,6 +5639,8 @@ export interface paths {
                     "application/json": {
                         location_id: number;
                         device_pubkey: string;
+                        /** @enum {string} */
+                        method?: "totp" | "email" | "webauthn";
                     };
                 };
             };
@@ -5688,6 +5690,15 @@ export interface paths {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -5707,7 +5718,7 @@ export interface paths {
         put?: never;
         /**
          * Finish the MFA of a VPN session: the session and its preshared key, returned this once
-         * @description A valid authenticator code starts the session: the device peer, with this preshared key, is sent to the location gateways. A wrong code spends the challenge (start again). The WireGuard client adds it as the preshared key of the location peer.
+         * @description Send `code` (6 digits) for a `totp` or `email` challenge, `credential` (the WebAuthn assertion JSON) for a `webauthn` one. A valid answer starts the session: the device peer, with this preshared key, is sent to the location gateways. A wrong answer counts against the sign-in lockout (429 when locked). The WireGuard client adds the key as the preshared key of the location peer.
          */
         post: {
             parameters: {
@@ -5720,7 +5731,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         challenge: string;
-                        code: string;
+                        code?: string;
+                        credential?: components["schemas"]["WebauthnCredentialResponseInput"];
                     };
                 };
             };
@@ -5763,6 +5775,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6928,10 +6949,52 @@ export interface components {
             is_expired: boolean;
         };
         PendingNetworkDeviceListInput: components["schemas"]["PendingNetworkDeviceInput"][];
+        RecoveryCodesInput: {
+            codes: string[];
+        };
+        TotpInitInput: {
+            secret: string;
+            uri: string;
+        };
+        MfaEnabledInput: {
+            recovery_codes?: string[];
+        };
+        MfaStatusInput: {
+            mfa_enabled: boolean;
+            methods: ("totp" | "email" | "webauthn")[];
+            /** @enum {string} */
+            default_method?: "totp" | "email" | "webauthn";
+            recovery_codes_left: number;
+        };
+        WebauthnCredentialResponseInput: {
+            id: string;
+            rawId: string;
+            /** @constant */
+            type: "public-key";
+            response: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        WebauthnOptionsInput: {
+            challenge: string;
+        } & {
+            [key: string]: unknown;
+        };
+        SecurityKeyInput: {
+            id: number;
+            name: string;
+            created_at: string;
+            last_used_at?: string;
+        };
         VpnSessionChallengeInput: {
             challenge: string;
             expires_at: string;
-            methods: "totp"[];
+            /** @enum {string} */
+            method: "totp" | "email" | "webauthn";
+            methods: ("totp" | "email" | "webauthn")[];
+            webauthn?: components["schemas"]["WebauthnOptionsInput"];
         };
         VpnSessionInput: {
             id: number;
@@ -7209,45 +7272,6 @@ export interface components {
             };
         };
         ActivityLogStreamListInput: components["schemas"]["ActivityLogStreamInput"][];
-        RecoveryCodesInput: {
-            codes: string[];
-        };
-        TotpInitInput: {
-            secret: string;
-            uri: string;
-        };
-        MfaEnabledInput: {
-            recovery_codes?: string[];
-        };
-        MfaStatusInput: {
-            mfa_enabled: boolean;
-            methods: ("totp" | "email" | "webauthn")[];
-            /** @enum {string} */
-            default_method?: "totp" | "email" | "webauthn";
-            recovery_codes_left: number;
-        };
-        WebauthnCredentialResponseInput: {
-            id: string;
-            rawId: string;
-            /** @constant */
-            type: "public-key";
-            response: {
-                [key: string]: unknown;
-            };
-        } & {
-            [key: string]: unknown;
-        };
-        WebauthnOptionsInput: {
-            challenge: string;
-        } & {
-            [key: string]: unknown;
-        };
-        SecurityKeyInput: {
-            id: number;
-            name: string;
-            created_at: string;
-            last_used_at?: string;
-        };
         SecurityKeyRegisteredInput: {
             key: components["schemas"]["SecurityKeyInput"];
             recovery_codes?: string[];
@@ -7374,10 +7398,52 @@ export interface components {
             is_expired: boolean;
         };
         PendingNetworkDeviceList: components["schemas"]["PendingNetworkDevice"][];
+        RecoveryCodes: {
+            codes: string[];
+        };
+        TotpInit: {
+            secret: string;
+            uri: string;
+        };
+        MfaEnabled: {
+            recovery_codes?: string[];
+        };
+        MfaStatus: {
+            mfa_enabled: boolean;
+            methods: ("totp" | "email" | "webauthn")[];
+            /** @enum {string} */
+            default_method?: "totp" | "email" | "webauthn";
+            recovery_codes_left: number;
+        };
+        WebauthnCredentialResponse: {
+            id: string;
+            rawId: string;
+            /** @constant */
+            type: "public-key";
+            response: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        WebauthnOptions: {
+            challenge: string;
+        } & {
+            [key: string]: unknown;
+        };
+        SecurityKey: {
+            id: number;
+            name: string;
+            created_at: string;
+            last_used_at?: string;
+        };
         VpnSessionChallenge: {
             challenge: string;
             expires_at: string;
-            methods: "totp"[];
+            /** @enum {string} */
+            method: "totp" | "email" | "webauthn";
+            methods: ("totp" | "email" | "webauthn")[];
+            webauthn?: components["schemas"]["WebauthnOptions"];
         };
         VpnSession: {
             id: number;
@@ -7655,45 +7721,6 @@ export interface components {
             };
         };
         ActivityLogStreamList: components["schemas"]["ActivityLogStream"][];
-        RecoveryCodes: {
-            codes: string[];
-        };
-        TotpInit: {
-            secret: string;
-            uri: string;
-        };
-        MfaEnabled: {
-            recovery_codes?: string[];
-        };
-        MfaStatus: {
-            mfa_enabled: boolean;
-            methods: ("totp" | "email" | "webauthn")[];
-            /** @enum {string} */
-            default_method?: "totp" | "email" | "webauthn";
-            recovery_codes_left: number;
-        };
-        WebauthnCredentialResponse: {
-            id: string;
-            rawId: string;
-            /** @constant */
-            type: "public-key";
-            response: {
-                [key: string]: unknown;
-            };
-        } & {
-            [key: string]: unknown;
-        };
-        WebauthnOptions: {
-            challenge: string;
-        } & {
-            [key: string]: unknown;
-        };
-        SecurityKey: {
-            id: number;
-            name: string;
-            created_at: string;
-            last_used_at?: string;
-        };
         SecurityKeyRegistered: {
             key: components["schemas"]["SecurityKey"];
             recovery_codes?: string[];

@@ -7,7 +7,7 @@ import { z } from 'zod';
  */
 
 /** A credential response as the browser serialises it; its contents are checked by the server. */
-const CredentialResponseSchema = z
+export const CredentialResponseSchema = z
   .looseObject({
     id: z.string({ error: 'required' }).min(1, { error: 'required' }).max(1024, { error: 'max_length' }),
     rawId: z.string({ error: 'required' }).max(1024, { error: 'max_length' }),

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { wireguardKeySchema } from './devices.js';
+import { MfaCodeSchema } from './mfa.js';
+import { CredentialResponseSchema, WebauthnOptionsSchema } from './mfa-webauthn.js';
+import { MfaMethodSchema } from './users.js';
 
 /**
  * MFA-authorised VPN sessions of MFA-protected locations (docs/mfa.md). A client starts one with
@@ -13,24 +16,41 @@ export const VpnSessionStartBodySchema = z.strictObject({
     .min(1, { error: 'invalid' })
     .max(2_147_483_647, { error: 'invalid' }),
   device_pubkey: wireguardKeySchema,
+  /**
+   * The second factor to pass: the user's default method when it is one of these, else the first
+   * enabled one. `email` mails a 6-digit code; `webauthn` answers the assertion options.
+   */
+  method: MfaMethodSchema.optional(),
 });
+export type VpnSessionStartBody = z.infer<typeof VpnSessionStartBodySchema>;
 
 export const VpnSessionChallengeSchema = z
   .object({
     challenge: z.string(),
     expires_at: z.string(),
-    /** The second-factor methods the session can be finished with. */
-    methods: z.array(z.enum(['totp'])),
+    /** The method this challenge is finished with. */
+    method: MfaMethodSchema,
+    /** The user's methods a session can be finished with (to offer a switch: start again with another). */
+    methods: z.array(MfaMethodSchema),
+    /** WebAuthn request options for `navigator.credentials.get`, when `method` is `webauthn`. */
+    webauthn: WebauthnOptionsSchema.optional(),
   })
   .meta({ id: 'VpnSessionChallenge' });
+export type VpnSessionChallenge = z.infer<typeof VpnSessionChallengeSchema>;
 
-export const VpnSessionFinishBodySchema = z.strictObject({
-  challenge: z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(128, { error: 'max_length' }),
-  code: z
-    .string({ error: 'required' })
-    .transform((v) => v.replace(/\s+/g, ''))
-    .pipe(z.string().regex(/^\d{6}$/, { error: 'invalid_code' })),
-});
+/**
+ * `code` (6 digits: the authenticator app's or the emailed one) for a `totp` or `email` challenge,
+ * `credential` (the WebAuthn assertion JSON) for a `webauthn` challenge.
+ */
+export const VpnSessionFinishBodySchema = z
+  .strictObject({
+    challenge: z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(128, { error: 'max_length' }),
+    code: MfaCodeSchema.optional(),
+    credential: CredentialResponseSchema.optional(),
+  })
+  .refine((b) => b.code !== undefined || b.credential !== undefined, { error: 'required', path: ['code'] })
+  .refine((b) => b.code === undefined || b.credential === undefined, { error: 'invalid', path: ['credential'] });
+export type VpnSessionFinishBody = z.infer<typeof VpnSessionFinishBodySchema>;
 
 export const VPN_SESSION_END_REASONS = ['disconnected', 'inactive', 'user_disabled', 'replaced'] as const;
 

@@ -31,11 +31,11 @@ export const vpnSessionsRoutes: FastifyPluginAsyncZod<VpnSessionsRoutesOptions> 
     {
       schema: {
         tags,
-        summary: 'Start a VPN session of an MFA-protected location for one of your devices: a challenge for your MFA',
+        summary: 'Start a VPN session of an MFA-protected location for one of your devices: a challenge for your second factor',
         description:
-          'The device (by its WireGuard public key) must be yours and hold an address in the location. Finish within 5 minutes with `POST /vpn_session/finish`.',
+          'The device (by its WireGuard public key) must be yours and hold an address in the location. `method` (optional) chooses the second factor among your enabled ones (`totp`, `email`, `webauthn`); without it your default method. `email` mails a 6-digit code (at most every 30 seconds); `webauthn` answers the assertion options in `webauthn`. Finish within 5 minutes with `POST /vpn_session/finish`.',
         body: VpnSessionStartBodySchema,
-        response: { 201: VpnSessionChallengeSchema, ...problems(400, 401, 403, 404) },
+        response: { 201: VpnSessionChallengeSchema, ...problems(400, 401, 403, 404, 429) },
       },
     },
     async (request, reply) => reply.code(201).send(await sessions.start(actorOf(request), request.body)),
@@ -48,9 +48,9 @@ export const vpnSessionsRoutes: FastifyPluginAsyncZod<VpnSessionsRoutesOptions> 
         tags,
         summary: 'Finish the MFA of a VPN session: the session and its preshared key, returned this once',
         description:
-          'A valid authenticator code starts the session: the device peer, with this preshared key, is sent to the location gateways. A wrong code spends the challenge (start again). The WireGuard client adds it as the preshared key of the location peer.',
+          'Send `code` (6 digits) for a `totp` or `email` challenge, `credential` (the WebAuthn assertion JSON) for a `webauthn` one. A valid answer starts the session: the device peer, with this preshared key, is sent to the location gateways. A wrong answer counts against the sign-in lockout (429 when locked). The WireGuard client adds the key as the preshared key of the location peer.',
         body: VpnSessionFinishBodySchema,
-        response: { 201: VpnSessionStartedSchema, ...problems(400, 401, 403) },
+        response: { 201: VpnSessionStartedSchema, ...problems(400, 401, 403, 429) },
       },
     },
     async (request, reply) => reply.code(201).send(await sessions.finish(actorOf(request), request.body)),

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { VpnSession } from '@palisade/contracts';
+import type { VpnSession, VpnSessionChallenge, VpnSessionFinishBody, VpnSessionStartBody } from '@palisade/contracts';
 import type { Db } from '#src/db/client.js';
 import { randomToken, type SecretBox, sha256 } from '#src/lib/crypto.js';
-import { HttpProblem } from '#src/lib/problem.js';
+import { fieldProblem, HttpProblem } from '#src/lib/problem.js';
 import { type EventActor, userActor } from '#src/modules/events/event-actor.js';
 import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
 import type { Actor } from '#src/modules/users/users.service.js';
@@ -60,7 +60,7 @@ export class VpnSessionsService {
     private readonly hasMethod: HasCodeMethod,
   ) {}
 
-  async start(actor: Actor, body: { location_id: number; device_pubkey: string }) {
+  async start(actor: Actor, body: VpnSessionStartBody): Promise<VpnSessionChallenge> {
     const repo = new VpnSessionsRepo(this.db);
     const target = await repo.target(actor.userId, body.location_id, body.device_pubkey);
     if (!target) {
@@ -76,6 +76,11 @@ export class VpnSessionsService {
     if (!(await this.hasMethod(this.db, actor.userId))) {
       throw new HttpProblem(400, 'vpn_session.mfa_not_enabled', 'Set up an authenticator app first: the session is started with its code.');
     }
+    if (body.method !== undefined && body.method !== 'totp') {
+      throw new HttpProblem(400, 'vpn_session.method_not_enabled', 'This two-factor method is not enabled for your account.', [
+        { path: 'method', code: 'invalid', message: 'Invalid value' },
+      ]);
+    }
     const challenge = randomToken();
     const expiresAt = new Date(Date.now() + VPN_CHALLENGE_TTL_MS);
     await repo.insertPending({
@@ -85,16 +90,18 @@ export class VpnSessionsService {
       challengeHash: sha256(challenge),
       expiresAt,
     });
-    return { challenge, expires_at: expiresAt.toISOString(), methods: ['totp' as const] };
+    return { challenge, expires_at: expiresAt.toISOString(), method: 'totp', methods: ['totp'] };
   }
 
-  async finish(actor: Actor, body: { challenge: string; code: string }) {
+  async finish(actor: Actor, body: VpnSessionFinishBody) {
+    const code = body.code;
+    if (code === undefined) throw fieldProblem('code', 'required', 'Field required');
     const presharedKey = randomBytes(32).toString('base64');
     const started = await tx(this.db, async (t) => {
       const repo = new VpnSessionsRepo(t);
       const pending = await repo.takeChallenge(actor.userId, sha256(body.challenge));
       if (!pending) throw new HttpProblem(400, 'vpn_session.challenge_invalid', 'The challenge is unknown or expired; start again.');
-      if (!(await this.check(t, actor.userId, body.code))) return undefined;
+      if (!(await this.check(t, actor.userId, code))) return undefined;
       // A device has one session per location: a new MFA replaces the previous session's key.
       const replaced = await repo.endActive(pending.device_id, pending.location_id, 'replaced');
       await repo.start(pending.id, this.secrets.encrypt(presharedKey));
