@@ -23,7 +23,7 @@ export const mfaWebauthnKeys = pgTable('mfa_webauthn_keys', {
 /**
  * Server-side second-factor challenges, one per user and purpose: a WebAuthn challenge
  * (`webauthn_register`, `webauthn_login`) or the keyed hash of an emailed code (`email_enable`,
- * `email_login`). Each is single use (deleted when consumed) and expires; `sent_at` limits resends.
+ * `email_login`, `vpn_email` for a VPN session's MFA). Each is single use (deleted when consumed) and expires; `sent_at` limits resends.
  */
 export const mfaChallenges = pgTable(
   'mfa_challenges',
@@ -31,7 +31,7 @@ export const mfaChallenges = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['webauthn_register', 'webauthn_login', 'email_enable', 'email_login'] }).notNull(),
+    purpose: text('purpose', { enum: ['webauthn_register', 'webauthn_login', 'email_enable', 'email_login', 'vpn_email'] }).notNull(),
     secret: text('secret').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),

@@ -26,6 +26,12 @@ export const vpnSessions = pgTable(
     /** SHA-256 of the challenge id handed to the client; cleared when the session starts. */
     challengeHash: text('challenge_hash'),
     challengeExpiresAt: timestamp('challenge_expires_at', { withTimezone: true }).notNull(),
+    /** The second factor the challenge is finished with (chosen at start). */
+    mfaMethod: text('mfa_method', { enum: ['totp', 'email', 'webauthn'] })
+      .notNull()
+      .default('totp'),
+    /** The WebAuthn challenge the assertion must sign (method `webauthn`); kept until the session starts. */
+    webauthnChallenge: text('webauthn_challenge'),
     /** AES-256-GCM sealed (lib/crypto.ts SecretBox); set when the MFA is passed. */
     presharedKeyEnc: text('preshared_key_enc'),
     startedAt: timestamp('started_at', { withTimezone: true }),
