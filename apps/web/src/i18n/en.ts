@@ -1126,7 +1126,10 @@ export const en = {
   'vpnSessions.connectTitle': 'Connect {{device}} to {{location}}',
   'vpnSessions.codePrompt':
     '{{location}} is protected with two-factor authentication. Enter the 6-digit code from your authenticator app to let this device through.',
-  'vpnSessions.code': 'Authentication code',
+  'vpnSessions.emailPrompt':
+    '{{location}} is protected with two-factor authentication. We sent a 6-digit code to your email address: enter it to let this device through.',
+  'vpnSessions.keyPrompt':
+    '{{location}} is protected with two-factor authentication. Use your security key or passkey to let this device through.',
   'vpnSessions.verify': 'Verify and connect',
   'vpnSessions.pskOnce': 'This preshared key is shown only once. Copy it now.',
   'vpnSessions.pskHint':

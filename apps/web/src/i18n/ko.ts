@@ -1085,7 +1085,9 @@ export const ko: Catalogue = {
   'activity.event.vpn_session.ended': 'VPN 세션 종료됨',
   'vpnSessions.connectTitle': '{{device}}을(를) {{location}}에 연결',
   'vpnSessions.codePrompt': '{{location}}은(는) 2단계 인증으로 보호됩니다. 이 장치를 허용하려면 인증 앱의 6자리 코드를 입력하세요.',
-  'vpnSessions.code': '인증 코드',
+  'vpnSessions.emailPrompt':
+    '{{location}}은(는) 2단계 인증으로 보호됩니다. 이메일 주소로 6자리 코드를 보냈습니다. 이 장치를 허용하려면 코드를 입력하세요.',
+  'vpnSessions.keyPrompt': '{{location}}은(는) 2단계 인증으로 보호됩니다. 이 장치를 허용하려면 보안 키 또는 패스키를 사용하세요.',
   'vpnSessions.verify': '확인 후 연결',
   'vpnSessions.pskOnce': '이 사전 공유 키는 한 번만 표시됩니다. 지금 복사하세요.',
   'vpnSessions.pskHint':

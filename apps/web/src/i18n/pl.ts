@@ -1183,7 +1183,10 @@ export const pl: Catalogue = {
   'vpnSessions.connectTitle': 'Połącz {{device}} z {{location}}',
   'vpnSessions.codePrompt':
     'Lokalizacja {{location}} jest chroniona uwierzytelnianiem dwuetapowym. Wpisz 6-cyfrowy kod z aplikacji uwierzytelniającej, aby przepuścić to urządzenie.',
-  'vpnSessions.code': 'Kod uwierzytelniający',
+  'vpnSessions.emailPrompt':
+    'Lokalizacja {{location}} jest chroniona uwierzytelnianiem dwuetapowym. Wysłaliśmy 6-cyfrowy kod na Twój adres e-mail: wpisz go, aby przepuścić to urządzenie.',
+  'vpnSessions.keyPrompt':
+    'Lokalizacja {{location}} jest chroniona uwierzytelnianiem dwuetapowym. Użyj klucza bezpieczeństwa lub klucza dostępu, aby przepuścić to urządzenie.',
   'vpnSessions.verify': 'Zweryfikuj i połącz',
   'vpnSessions.pskOnce': 'Ten klucz współdzielony jest pokazywany tylko raz. Skopiuj go teraz.',
   'vpnSessions.pskHint':

@@ -1,11 +1,14 @@
-import { type FormEvent, useEffect, useId, useState } from 'react';
-import { Dialog, FormDialogFooter } from '@/components/Dialog';
+import type { VpnSessionChallenge } from '@palisade/contracts';
+import { useEffect, useState } from 'react';
 import { Button } from '@/components/Button';
-import { TextField } from '@/components/TextField';
+import { Dialog } from '@/components/Dialog';
+import { Loader } from '@/components/Loader';
+import { useCooldown } from '@/features/mfa/use-cooldown';
 import { useTranslation } from '@/i18n/use-translation';
-import { hasCode, problemMessage } from '@/lib/problem-message';
+import { problemMessage } from '@/lib/problem-message';
 import { useCopy } from '@/lib/use-copy';
-import { useFinishVpnSession, useStartVpnSession } from './vpn-sessions.api';
+import { VpnSessionMfaStep } from './VpnSessionMfaStep';
+import { useStartVpnSession } from './vpn-sessions.api';
 
 interface ConnectMfaDialogProps {
   device: { name: string; wireguard_pubkey: string };
@@ -14,48 +17,31 @@ interface ConnectMfaDialogProps {
 }
 
 /**
- * "Connect" to an MFA-protected location: asks for an authenticator code, then shows the session's
- * preshared key once, with the line to add to the device's WireGuard config (docs/mfa.md).
+ * "Connect" to an MFA-protected location: the owner passes their default second factor (or picks
+ * another of theirs: each choice starts a new challenge), then sees the session's preshared key
+ * once, with the line to add to the device's WireGuard config (docs/mfa.md).
  */
 export function ConnectMfaDialog({ device, location, onClose }: ConnectMfaDialogProps) {
   const { t } = useTranslation();
-  const formId = useId();
   const copy = useCopy();
   const start = useStartVpnSession();
-  const finish = useFinishVpnSession();
-  const [challenge, setChallenge] = useState<string | undefined>(undefined);
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | undefined>(undefined);
+  const cooldown = useCooldown(30);
+  const [challenge, setChallenge] = useState<VpnSessionChallenge | undefined>(undefined);
   const [psk, setPsk] = useState<string | undefined>(undefined);
 
-  const begin = () => {
-    setChallenge(undefined);
+  const begin = (method?: VpnSessionChallenge['method']) =>
     start.mutate(
-      { location_id: location.id, device_pubkey: device.wireguard_pubkey },
-      { onSuccess: (c) => setChallenge(c.challenge), onError: (e) => setError(problemMessage(t, e)) },
-    );
-  };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: one challenge per opening
-  useEffect(begin, []);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!challenge) return;
-    if (!/^\d{6}$/.test(code.replace(/\s+/g, ''))) return setError(t('error.auth.invalid_code'));
-    setError(undefined);
-    finish.mutate(
-      { challenge, code },
+      { location_id: location.id, device_pubkey: device.wireguard_pubkey, ...(method ? { method } : {}) },
       {
-        onSuccess: (done) => setPsk(done.preshared_key),
-        onError: (e) => {
-          // A wrong code spends the challenge: get a new one for the next try.
-          setError(problemMessage(t, e));
-          setCode('');
-          if (hasCode(e, 'auth.invalid_code', 'vpn_session.challenge_invalid')) begin();
+        onSuccess: (next) => {
+          setChallenge(next);
+          // The API mails a code for an email challenge and takes the next request after 30 s.
+          if (next.method === 'email') cooldown.start();
         },
       },
     );
-  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one challenge (for the default method) per opening
+  useEffect(() => begin(), []);
 
   const title = t('vpnSessions.connectTitle', { device: device.name, location: location.name });
   if (psk) {
@@ -72,28 +58,25 @@ export function ConnectMfaDialog({ device, location, onClose }: ConnectMfaDialog
     );
   }
   return (
-    <Dialog
-      title={title}
-      isOpen
-      onClose={onClose}
-      footer={<FormDialogFooter formId={formId} submitLabel={t('vpnSessions.verify')} isSaving={finish.isPending} onCancel={onClose} />}
-    >
-      <form id={formId} className="form-grid" onSubmit={submit} noValidate>
-        <p>{t('vpnSessions.codePrompt', { location: location.name })}</p>
-        <TextField
-          label={t('vpnSessions.code')}
-          value={code}
-          onValueChange={setCode}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          disabled={!challenge}
+    <Dialog title={title} isOpen onClose={onClose} footer={<Button onClick={onClose}>{t('common.cancel')}</Button>}>
+      {start.isError ? (
+        <p className="banner banner--error" role="alert">
+          {problemMessage(t, start.error)}
+        </p>
+      ) : null}
+      {challenge ? (
+        <VpnSessionMfaStep
+          key={challenge.method}
+          challenge={challenge}
+          locationName={location.name}
+          onStart={begin}
+          isStarting={start.isPending}
+          resendIn={cooldown.left}
+          onFinished={(done) => setPsk(done.preshared_key)}
         />
-        {error ? (
-          <p className="banner banner--error" role="alert">
-            {error}
-          </p>
-        ) : null}
-      </form>
+      ) : start.isPending ? (
+        <Loader label={t('common.loading')} />
+      ) : null}
     </Dialog>
   );
 }

@@ -1,6 +1,8 @@
 import { unwrap } from '@palisade/api-client';
-import type { VpnSession } from '@palisade/contracts';
+import type { VpnSession, VpnSessionFinishBody, VpnSessionStartBody, WebauthnOptions } from '@palisade/contracts';
+import { startAuthentication } from '@simplewebauthn/browser';
 import { queryOptions, useMutation } from '@tanstack/react-query';
+import { asCredentialResponse } from '@/features/mfa/security-keys';
 import { api } from '@/lib/api';
 
 /** VPN sessions of MFA-protected locations (docs/mfa.md): the signed-in user's own. */
@@ -15,14 +17,27 @@ export const vpnSessionsQueryOptions = queryOptions({
 export const activeSession = (sessions: VpnSession[] | undefined, deviceId: number, locationId: number) =>
   sessions?.find((s) => s.device_id === deviceId && s.location_id === locationId && s.ended_at === null);
 
+/** A challenge for the user's default method, or for `method` (with `email` the API mails a code). */
 export const useStartVpnSession = () =>
   useMutation({
-    mutationFn: async (body: { location_id: number; device_pubkey: string }) => unwrap(api.POST('/api/v1/vpn_session/start', { body })),
+    mutationFn: async (body: VpnSessionStartBody) => unwrap(api.POST('/api/v1/vpn_session/start', { body })),
   });
 
+/** Finishes with a 6-digit code (authenticator app or email); answers the session and its preshared key. */
 export const useFinishVpnSession = () =>
   useMutation({
-    mutationFn: async (body: { challenge: string; code: string }) => unwrap(api.POST('/api/v1/vpn_session/finish', { body })),
+    mutationFn: async (body: VpnSessionFinishBody) => unwrap(api.POST('/api/v1/vpn_session/finish', { body })),
+    meta: { invalidate: [vpnSessionKeys.all] },
+  });
+
+/** Finishes with a security key: the browser signs the challenge's WebAuthn options, the API checks the assertion. */
+export const useFinishVpnSessionWithKey = () =>
+  useMutation({
+    mutationFn: async ({ challenge, options }: { challenge: string; options: WebauthnOptions }) => {
+      // biome-ignore lint/suspicious/noExplicitAny: the server's request options JSON, passed to the browser as is
+      const credential = await startAuthentication({ optionsJSON: options as any });
+      return unwrap(api.POST('/api/v1/vpn_session/finish', { body: { challenge, credential: asCredentialResponse(credential) } }));
+    },
     meta: { invalidate: [vpnSessionKeys.all] },
   });
 
