@@ -245,6 +245,8 @@ export function killPids(pids: number[]): void {
 
 export interface PeerDump {
   publicKey: string;
+  /** Null when the peer has none (`(none)` in the dump). */
+  presharedKey: string | null;
   endpoint: string | null;
   allowedIps: string[];
   latestHandshake: number;
@@ -259,6 +261,7 @@ export function parsePeers(dump: string): Map<string, PeerDump> {
     if (f.length < 8) continue;
     peers.set(f[0]!, {
       publicKey: f[0]!,
+      presharedKey: f[1] === '(none)' ? null : (f[1] ?? null),
       endpoint: f[2] === '(none)' ? null : (f[2] ?? null),
       allowedIps: f[3] === '(none)' ? [] : (f[3]?.split(',') ?? []),
       latestHandshake: Number(f[4]),
