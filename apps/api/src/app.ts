@@ -34,6 +34,7 @@ import { settingsRoutes } from '#src/modules/settings/settings.routes.js';
 import { statsRoutes } from '#src/modules/stats/stats.routes.js';
 import { usersRoutes } from '#src/modules/users/users.routes.js';
 import { webhooksRoutes } from '#src/modules/webhooks/webhooks.routes.js';
+import { oauthClientsRoutes } from '#src/modules/oauth-clients/oauth-clients.routes.js';
 import { accessPlugin } from '#src/plugins/access.js';
 import { csrfPlugin } from '#src/plugins/csrf.js';
 import { errorHandlerPlugin, sendFrameworkError } from '#src/plugins/error-handler.js';
@@ -234,6 +235,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(gatewaysRoutes);
   await app.register(statsRoutes);
   await app.register(webhooksRoutes, { db: database.db, secrets });
+  await app.register(oauthClientsRoutes, { db: database.db, secrets });
   await app.register(activityLogRoutes, { db: database.db });
   const vpnTotp = new TotpService(database.db, secrets, app.mfa, async () => 'Palisade');
   await app.register(vpnSessionsRoutes, {

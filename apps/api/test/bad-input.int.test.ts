@@ -33,6 +33,8 @@ interface Fixtures {
   /** An activity-log stream destination. */
   stream: number;
   webhook: number;
+  /** An OpenID app's client ID. */
+  oauth: string;
 }
 interface BodyRoute {
   method: HttpMethod;
@@ -48,7 +50,8 @@ const fillTokens = (url: string, f: Fixtures) =>
     .replace('{dev}', String(f.dev))
     .replace('{ndev}', String(f.ndev))
     .replace('{stream}', String(f.stream))
-    .replace('{webhook}', String(f.webhook));
+    .replace('{webhook}', String(f.webhook))
+    .replace('{oauth}', f.oauth);
 const resolveRoute = (route: BodyRoute, f: Fixtures): ResolvedRoute => ({
   ...route,
   url: fillTokens(route.url, f),
@@ -144,6 +147,10 @@ const SMTP_FIELDS = {
   smtp_password: str(255, { required: false }),
   smtp_sender: str(254, { ascii: true, required: false }),
 };
+
+const OAUTH_BASE = { name: 'fuzzapp', redirect_uris: ['https://fuzz.example.com/cb'], scopes: ['openid'] };
+const OAUTH_UPDATE_FIELDS = { name: str(128), redirect_uris: list(2048, true), scopes: list(16, true), public: bool(false) };
+const OAUTH_FIELDS = { ...OAUTH_UPDATE_FIELDS, enabled: bool(false) };
 
 /** An update keeps the token when it is left out. */
 const WEBHOOK_UPDATE_FIELDS = { ...WEBHOOK_FIELDS, token: str(256, { required: false }) };
@@ -272,6 +279,9 @@ const BODY_ROUTES: BodyRoute[] = [
   { method: 'POST', url: '/api/v1/webhook', base: WEBHOOK_BASE, fields: WEBHOOK_FIELDS },
   { method: 'PUT', url: '/api/v1/webhook/{webhook}', base: WEBHOOK_BASE, fields: WEBHOOK_UPDATE_FIELDS },
   { method: 'POST', url: '/api/v1/webhook/{webhook}', base: { enabled: true }, fields: { enabled: bool() } },
+  { method: 'POST', url: '/api/v1/oauth', base: OAUTH_BASE, fields: OAUTH_FIELDS },
+  { method: 'PUT', url: '/api/v1/oauth/{oauth}', base: OAUTH_BASE, fields: OAUTH_UPDATE_FIELDS },
+  { method: 'POST', url: '/api/v1/oauth/{oauth}', base: { enabled: true }, fields: { enabled: bool() } },
   // MFA (the sign-in steps answer 401 before validation to anyone without a pending session: their
   // bad input is covered in modules/mfa/totp.int.test.ts).
   { method: 'POST', url: '/api/v1/auth/totp', base: { code: '123456' }, fields: { code: str(6, { ascii: true }) } },
@@ -329,6 +339,12 @@ const PARAM_ROUTES: { method: HttpMethod; url: string; body?: Record<string, unk
   { method: 'POST', url: '/api/v1/webhook/{}/test' },
   { method: 'POST', url: '/api/v1/webhook/{}/deliveries/1/redeliver' },
   { method: 'POST', url: '/api/v1/webhook/1/deliveries/{}/redeliver' },
+  { method: 'GET', url: '/api/v1/oauth/{}' },
+  { method: 'PUT', url: '/api/v1/oauth/{}', body: OAUTH_BASE },
+  { method: 'POST', url: '/api/v1/oauth/{}', body: { enabled: false } },
+  { method: 'DELETE', url: '/api/v1/oauth/{}' },
+  { method: 'GET', url: '/api/v1/oauth/{}/secret' },
+  { method: 'POST', url: '/api/v1/oauth/{}/secret' },
   { method: 'DELETE', url: '/api/v1/user/{}/mfa' },
 ];
 
@@ -602,6 +618,8 @@ describe('bad input never causes a 5xx or a write', () => {
     expect(stream.statusCode).toBe(201);
     const webhook = await t.request('POST', '/api/v1/webhook', { cookie: admin, payload: WEBHOOK_BASE });
     expect(webhook.statusCode).toBe(201);
+    const oauth = await t.request('POST', '/api/v1/oauth', { cookie: admin, payload: OAUTH_BASE });
+    expect(oauth.statusCode).toBe(201);
     fixtures = {
       loc: location.json().id,
       dev: device.json().device.id,
@@ -610,6 +628,7 @@ describe('bad input never causes a 5xx or a write', () => {
       ndevIp: nd.json().device.assigned_ips[0],
       stream: stream.json().id,
       webhook: webhook.json().id,
+      oauth: oauth.json().client_id,
     };
   });
   afterAll(() => t.close());

@@ -217,6 +217,7 @@ export async function snapshot(database: DatabaseHandle): Promise<string> {
     'event_consumers',
     'webhooks',
     'webhook_deliveries',
+    'oauth_clients',
   ] as const;
   const parts: unknown[] = [];
   for (const table of tables) {

@@ -39,6 +39,8 @@ const rule = (access: Access, permission: string): RouteRule => ({ access, permi
 const wireguard = (access: Access, permission: string): RouteRule => ({ access, permission, module: 'wireguard' });
 /** A route of the webhooks module. */
 const webhooks = (access: Access, permission: string): RouteRule => ({ access, permission, module: 'webhooks' });
+/** A route of the OpenID module (the provider and its apps). */
+const openidModule = (access: Access, permission: string): RouteRule => ({ access, permission, module: 'openid' });
 /** An enterprise-only route (spec §6). */
 const enterprise = (access: Access, permission: string): RouteRule => ({ access, permission, enterprise: true });
 
@@ -165,6 +167,15 @@ export const ROUTE_ACCESS = {
   'GET /api/v1/webhook/:id/deliveries': webhooks('admin', 'webhook.read_deliveries'),
   'POST /api/v1/webhook/:id/test': webhooks('admin', 'webhook.test'),
   'POST /api/v1/webhook/:id/deliveries/:deliveryId/redeliver': webhooks('admin', 'webhook.redeliver'),
+
+  'GET /api/v1/oauth': openidModule('admin', 'oauth_client.list'),
+  'POST /api/v1/oauth': openidModule('admin', 'oauth_client.create'),
+  'GET /api/v1/oauth/:id': openidModule('admin', 'oauth_client.read'),
+  'PUT /api/v1/oauth/:id': openidModule('admin', 'oauth_client.update'),
+  'POST /api/v1/oauth/:id': openidModule('admin', 'oauth_client.set_state'),
+  'DELETE /api/v1/oauth/:id': openidModule('admin', 'oauth_client.delete'),
+  'GET /api/v1/oauth/:id/secret': openidModule('admin', 'oauth_client.read_secret'),
+  'POST /api/v1/oauth/:id/secret': openidModule('admin', 'oauth_client.regenerate_secret'),
 } as const satisfies Record<string, RouteRule>;
 
 export type RouteKey = keyof typeof ROUTE_ACCESS;

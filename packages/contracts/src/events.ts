@@ -104,6 +104,14 @@ export const EVENT_CATALOGUE = {
   'mfa.security_key_added': { module: 'mfa' },
   'mfa.security_key_removed': { module: 'mfa' },
 
+  'oauth_app.created': { module: 'openid' },
+  'oauth_app.modified': { module: 'openid' },
+  'oauth_app.deleted': { module: 'openid' },
+  'oauth_app.enabled': { module: 'openid' },
+  'oauth_app.disabled': { module: 'openid' },
+  'oauth_app.secret_viewed': { module: 'openid' },
+  'oauth_app.secret_regenerated': { module: 'openid' },
+
   'vpn_session.started': { module: 'locations' },
   'vpn_session.ended': { module: 'locations' },
 

@@ -16,3 +16,4 @@ export * from './validation.js';
 export * from './webhooks.js';
 export * from './mfa.js';
 export * from './mfa-webauthn.js';
+export * from './oauth-clients.js';

@@ -18,7 +18,7 @@ describe('event labels', () => {
     expect(FILTER_EVENTS).not.toContain('yubikey.provisioned');
     expect(FILTER_MODULES).toEqual(expect.arrayContaining(['auth', 'users', 'groups', 'settings']));
     expect(FILTER_MODULES).toContain('mfa');
-    expect(FILTER_MODULES).not.toContain('openid');
+    expect(FILTER_MODULES).toContain('openid');
     expect(FILTER_MODULES).not.toContain('provisioning');
   });
 });
