@@ -51,6 +51,9 @@ import { enabledMethods } from '#src/modules/mfa/mfa.core.js';
 import { TotpService } from '#src/modules/mfa/totp.service.js';
 import { vpnSessionsRoutes } from '#src/modules/vpn-sessions/vpn-sessions.routes.js';
 import { createServices, type Services } from '#src/services.js';
+import { OidcHost } from '#src/oidc/host.js';
+import { oidcMountPlugin } from '#src/oidc/mount.js';
+import { openidInteractionRoutes } from '#src/oidc/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -213,6 +216,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         Object.assign(new HttpProblem(429, 'request.rate_limited', `Rate limit exceeded, retry in ${ctx.after}.`), { statusCode: 429 }),
     });
   }
+  // The OpenID provider's paths leave Fastify here, before the CSRF and session hooks (ADR-006).
+  const oidc = new OidcHost({
+    db: database.db,
+    secrets,
+    publicUrl: env.PUBLIC_URL,
+    trustProxy: env.TRUST_PROXY,
+    consoleUser: async (token) => {
+      const resolved = await app.services.auth.resolve(token);
+      return resolved?.actor.state === 'active' ? resolved.actor.userId : undefined;
+    },
+  });
+  await app.register(oidcMountPlugin, { host: oidc, openidEnabled: async () => (await app.services.settings.moduleFlags()).openid });
   await app.register(csrfPlugin, { publicUrl: env.PUBLIC_URL });
   const sessionCookie = { secure: env.PUBLIC_URL?.startsWith('https://') ?? false, maxAgeSeconds: env.SESSION_TTL_HOURS * 3600 };
   await app.register(sessionPlugin, sessionCookie);
@@ -237,6 +252,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(webhooksRoutes, { db: database.db, secrets });
   await app.register(oauthClientsRoutes, { db: database.db, secrets });
   await app.register(activityLogRoutes, { db: database.db });
+  await app.register(openidInteractionRoutes, { host: oidc, db: database.db, secrets });
   const vpnTotp = new TotpService(database.db, secrets, app.mfa, async () => 'Palisade');
   await app.register(vpnSessionsRoutes, {
     db: database.db,

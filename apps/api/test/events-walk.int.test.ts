@@ -2,7 +2,7 @@ import { ROUTE_ACCESS, type RouteRule } from '@palisade/contracts';
 import { generateKeyPair } from '@palisade/wireguard';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gateways, groupMembers, groups, sessions, settings } from '#src/db/schema/index.js';
+import { gateways, groupMembers, groups, oauthClients, sessions, settings } from '#src/db/schema/index.js';
 import { randomToken, sha256 } from '#src/lib/crypto.js';
 import { SoftAuthenticator } from '#src/modules/mfa/webauthn/soft-authenticator.js';
 import { type HttpMethod, type TestApp, USER_PASSWORD } from '#test/helpers.js';
@@ -31,6 +31,8 @@ const NON_MUTATING: Record<string, string> = {
   'POST /api/v1/auth/webauthn/start': 'hands out a sign-in challenge; the step POST /auth/webauthn records auth.login_succeeded',
   'POST /api/v1/auth/totp/init':
     'prepares an authenticator secret that does nothing until POST /auth/totp enables it (which records mfa.method_enabled)',
+  'POST /api/v1/openid/verify':
+    'tells the consent page what the waiting OpenID authorization asks for; POST /oauth/authorize records the decision (oauth_app.authorized)',
   'POST /api/v1/vpn_session/start':
     'hands out a challenge for the MFA of a VPN session; nothing changes until POST /vpn_session/finish (which records vpn_session.started)',
 };
@@ -72,6 +74,7 @@ interface World {
   addDevice(owner: Caller, locationId?: number): Promise<{ id: number; locationId: number }>;
   newNetworkDevice(): Promise<{ id: number; locationId: number }>;
   api(method: HttpMethod, url: string, as: Caller, payload?: unknown): Promise<Record<string, unknown>>;
+  request: TestApp['request'];
 }
 
 type Fixture = (w: World, caller: Caller) => Promise<Call>;
@@ -371,6 +374,12 @@ const FIXTURES: Record<string, Fixture> = {
     return { url: `/api/v1/oauth/${id}/secret`, object: { type: 'oauth_app', id } };
   },
 
+  // OpenID provider: the consent decision
+  'POST /api/v1/oauth/authorize': async (w, caller) => {
+    const { uid, cookie, clientId } = await openidInteraction(w, caller);
+    return { url: `/api/v1/oauth/authorize?interaction=${uid}&allow=true`, cookie, object: { type: 'oauth_app', id: clientId } };
+  },
+
   // MFA
   'POST /api/v1/auth/totp': async (w, caller) => {
     const { secret } = (await w.api('POST', '/api/v1/auth/totp/init', caller)) as { secret: string };
@@ -554,6 +563,26 @@ async function newOAuthApp(w: World): Promise<string> {
   return (await w.api('POST', '/api/v1/oauth', w.admin, oauthAppBody(w.n))).client_id as string;
 }
 
+/** An OpenID authorization of a new public app, waiting for consent in `caller`'s browser (its cookies). */
+async function openidInteraction(w: World, caller: Caller): Promise<{ uid: string; cookie: string; clientId: string }> {
+  const clientId = `walkapp${w.n}`;
+  const redirect = 'http://localhost:9999/cb';
+  await w.db.insert(oauthClients).values({ clientId, name: `Walk app ${w.n}`, redirectUris: [redirect], scopes: ['openid'], public: true });
+  const query = new URLSearchParams({
+    client_id: clientId,
+    response_type: 'code',
+    scope: 'openid',
+    redirect_uri: redirect,
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  });
+  const res = await w.request('GET', `/api/v1/oidc/auth?${query}`);
+  const uid = new URL(String(res.headers.location), 'http://walk').searchParams.get('interaction');
+  if (res.statusCode !== 303 || !uid) throw new Error(`authorization request: ${res.statusCode} ${res.body}`);
+  const provider = [res.headers['set-cookie'] ?? []].flat().map((c) => String(c).split(';')[0]);
+  return { uid, clientId, cookie: [caller.cookie, ...provider].join('; ') };
+}
+
 async function newWebhook(w: World): Promise<number> {
   return (await w.api('POST', '/api/v1/webhook', w.admin, webhookBody(w.n))).id as number;
 }
@@ -620,6 +649,7 @@ describe('route-walking events: every state-changing route records who did what,
       n,
       admin,
       db,
+      request: t.request,
       newUser: () => insertUser('walker'),
       async newGroup(members = []) {
         const [group] = await db
@@ -719,6 +749,10 @@ describe('route-walking events: every state-changing route records who did what,
         object: { type: 'location' },
       },
       'POST /api/v1/auth/totp/init': { url: '/api/v1/auth/totp/init', object: { type: 'user' } },
+      'POST /api/v1/openid/verify': await (async () => {
+        const { uid, cookie } = await openidInteraction(w, w.admin);
+        return { url: '/api/v1/openid/verify', payload: { interaction: uid }, cookie, object: { type: 'oauth_app' } };
+      })(),
       'POST /api/v1/vpn_session/start': await (async () => {
         const mfa = await w.api('POST', '/api/v1/network', w.admin, locationBody({ name: `mfa-nm${w.n}`, mfa_enabled: true }));
         const owner = await w.newUser();

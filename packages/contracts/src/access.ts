@@ -158,6 +158,10 @@ export const ROUTE_ACCESS = {
   'PUT /api/v1/activity_log_stream/:id': enterprise('admin', 'activity_log_stream.update'),
   'DELETE /api/v1/activity_log_stream/:id': enterprise('admin', 'activity_log_stream.delete'),
 
+  // The console's OpenID consent page (docs/openid.md); the provider's own endpoints are not /api/v1 routes.
+  'POST /api/v1/openid/verify': { access: 'public', permission: 'openid.verify', module: 'openid' } as RouteRule,
+  'POST /api/v1/oauth/authorize': { access: 'user', permission: 'openid.authorize', module: 'openid' } as RouteRule,
+
   'GET /api/v1/webhook': webhooks('admin', 'webhook.list'),
   'POST /api/v1/webhook': webhooks('admin', 'webhook.create'),
   'GET /api/v1/webhook/:id': webhooks('admin', 'webhook.read'),

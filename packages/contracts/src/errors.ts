@@ -68,6 +68,7 @@ export const ERROR_CODES = [
   'webhook.not_found',
   'webhook.delivery_not_found',
   'activity_log_stream.not_found',
+  'openid.interaction_not_found',
   'oauth_client.not_found',
   'oauth_client.public',
   'egress.blocked',

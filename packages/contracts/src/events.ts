@@ -104,6 +104,8 @@ export const EVENT_CATALOGUE = {
   'mfa.security_key_added': { module: 'mfa' },
   'mfa.security_key_removed': { module: 'mfa' },
 
+  'oauth_app.authorized': { module: 'openid' },
+  'oauth_app.access_denied': { module: 'openid' },
   'oauth_app.created': { module: 'openid' },
   'oauth_app.modified': { module: 'openid' },
   'oauth_app.deleted': { module: 'openid' },

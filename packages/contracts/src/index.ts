@@ -16,4 +16,5 @@ export * from './validation.js';
 export * from './webhooks.js';
 export * from './mfa.js';
 export * from './mfa-webauthn.js';
+export * from './openid.js';
 export * from './oauth-clients.js';

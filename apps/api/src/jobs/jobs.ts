@@ -6,6 +6,7 @@ import { mailJob } from '#src/modules/mail/mail.job.js';
 import { vpnSessionsJob } from '#src/modules/vpn-sessions/vpn-sessions.job.js';
 import type { Services } from '#src/services.js';
 import { activityLogPurgeJob } from './activity-log-purge.js';
+import { oidcPurgeJob } from './oidc-purge.js';
 import { streamDeliveryJob } from './stream-delivery.js';
 import { webhooksJob } from './webhook-delivery.js';
 
@@ -33,7 +34,7 @@ export interface JobContext {
 export type JobFactory = (ctx: JobContext) => Job;
 
 /** Every job; each capability adds its factory here. */
-export const JOB_FACTORIES: JobFactory[] = [webhooksJob, streamDeliveryJob, activityLogPurgeJob, mailJob, vpnSessionsJob];
+export const JOB_FACTORIES: JobFactory[] = [webhooksJob, streamDeliveryJob, activityLogPurgeJob, mailJob, vpnSessionsJob, oidcPurgeJob];
 
 export class JobRunner {
   readonly #jobs: Job[];

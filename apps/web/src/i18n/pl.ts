@@ -192,6 +192,7 @@ export const pl: Catalogue = {
   'error.webhook.not_found': 'Nie znaleziono webhooka.',
   'error.webhook.delivery_not_found': 'Nie znaleziono dostarczenia.',
   'error.activity_log_stream.not_found': 'Nie znaleziono miejsca docelowego strumieniowania dziennika aktywności.',
+  'error.openid.interaction_not_found': 'To żądanie logowania wygasło lub rozpoczęto je w innej przeglądarce. Wróć do aplikacji i zaloguj się ponownie.',
   'error.oauth_client.not_found': 'Nie znaleziono aplikacji OpenID.',
   'error.oauth_client.public': 'Aplikacja publiczna nie ma sekretu klienta.',
   'error.egress.blocked':
@@ -1207,6 +1208,8 @@ export const pl: Catalogue = {
   'vpnSessions.toast.disconnected': 'Rozłączono z {{location}}.',
   'activity.event.mfa.security_key_added': 'Dodano klucz bezpieczeństwa',
   'activity.event.mfa.security_key_removed': 'Usunięto klucz bezpieczeństwa',
+  'activity.event.oauth_app.authorized': 'Autoryzowano aplikację OpenID',
+  'activity.event.oauth_app.access_denied': 'Odmówiono autoryzacji aplikacji OpenID',
   'activity.event.oauth_app.created': 'Dodano aplikację OpenID',
   'activity.event.oauth_app.modified': 'Zmieniono aplikację OpenID',
   'activity.event.oauth_app.deleted': 'Usunięto aplikację OpenID',

@@ -1,0 +1,143 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type Provider from 'oidc-provider';
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import type { Db } from '#src/db/client.js';
+import type { SecretBox } from '#src/lib/crypto.js';
+import { SESSION_COOKIE } from '#src/plugins/session.js';
+import { subOfUser } from './accounts.repo.js';
+import { alreadyGranted, finishInteraction, type Interaction } from './interactions.js';
+import { consentUrl, createProvider, OIDC_PREFIX } from './provider.js';
+import { ensureSigningKeys, jwksFingerprint, loadProviderJwks } from './signing-keys.js';
+
+/** How often every replica re-reads the signing keys (a rotation reaches all within this). */
+export const KEY_RELOAD_MS = 60_000;
+
+export interface OidcHostOptions {
+  db: Db;
+  secrets: SecretBox;
+  publicUrl: string | undefined;
+  trustProxy: boolean;
+  /** The console session's user id for a session cookie token, when the session is active. */
+  consoleUser(token: string): Promise<number | undefined>;
+}
+
+/** Paths the provider answers itself (Fastify's hooks and routes never see these requests). */
+export function isProviderPath(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  return path === '/.well-known/openid-configuration' || path.startsWith(`${OIDC_PREFIX}/`);
+}
+
+/**
+ * Owns the oidc-provider instance: built on first use (issuer = PUBLIC_URL, or the
+ * listening address, `http://localhost:<port>` on a wildcard address, without it), rebuilt when the signing keys
+ * change (checked every KEY_RELOAD_MS). The instance keeps no state of its own: everything is in
+ * the database, so replicas are interchangeable.
+ */
+export class OidcHost {
+  readonly #options: OidcHostOptions;
+  #current: { provider: Provider; fingerprint: string } | undefined;
+  #building: Promise<Provider> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #app: FastifyInstance | undefined;
+
+  constructor(options: OidcHostOptions) {
+    this.#options = options;
+  }
+
+  attach(app: FastifyInstance): void {
+    this.#app = app;
+  }
+
+  issuer(): string {
+    if (this.#options.publicUrl) return this.#options.publicUrl.replace(/\/+$/, '');
+    const address = this.#app?.server.address() as AddressInfo | null | undefined;
+    if (!address) return 'http://localhost:8000';
+    const wildcard = address.address === '0.0.0.0' || address.address === '::';
+    const host = wildcard ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return `http://${host}:${address.port}`;
+  }
+
+  async provider(): Promise<Provider> {
+    if (this.#current) return this.#current.provider;
+    this.#building ??= this.#build().finally(() => {
+      this.#building = undefined;
+    });
+    return this.#building;
+  }
+
+  async #build(): Promise<Provider> {
+    const { db, secrets } = this.#options;
+    await ensureSigningKeys(db, secrets);
+    const jwks = await loadProviderJwks(db, secrets);
+    const provider = createProvider({
+      issuer: this.issuer(),
+      db,
+      secrets,
+      jwks,
+      trustProxy: this.#options.trustProxy,
+      hooks: { consoleAccount: (ctx) => this.#consoleAccount(ctx), interactionUrl: (ctx, i) => this.#interactionUrl(ctx, i) },
+    });
+    this.#current = { provider, fingerprint: jwksFingerprint(jwks) };
+    return provider;
+  }
+
+  /** Re-reads the keys; a new key set (rotation, or a key's turn to sign) builds a new instance. */
+  async reloadKeys(): Promise<void> {
+    if (!this.#current) return;
+    const jwks = await loadProviderJwks(this.#options.db, this.#options.secrets);
+    if (jwksFingerprint(jwks) !== this.#current.fingerprint) this.#current = undefined;
+  }
+
+  start(log: FastifyInstance['log']): void {
+    this.#timer = setInterval(() => {
+      this.reloadKeys().catch((err: unknown) => log.error({ err }, 'OpenID signing keys reload failed'));
+    }, KEY_RELOAD_MS);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+
+  /** Hands a request to the provider (raw Node request and response). */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const provider = await this.provider();
+    await provider.callback()(req, res);
+  }
+
+  async #consoleUserId(ctx: KoaContextWithOIDC): Promise<number | undefined> {
+    const token = ctx.cookies.get(SESSION_COOKIE);
+    return token && token.length <= 128 ? this.#options.consoleUser(token) : undefined;
+  }
+
+  async #consoleAccount(ctx: KoaContextWithOIDC): Promise<string | undefined> {
+    const userId = await this.#consoleUserId(ctx);
+    return userId === undefined ? undefined : subOfUser(this.#options.db, userId);
+  }
+
+  /**
+   * interactions.url: when the browser is signed in to the console and the user already granted
+   * this app every scope it asks for, the interaction finishes at once (no consent page);
+   * otherwise the console's consent page (which signs in first when needed).
+   */
+  async #interactionUrl(ctx: KoaContextWithOIDC, interaction: Interaction): Promise<string> {
+    const userId = await this.#consoleUserId(ctx);
+    if (userId !== undefined) {
+      const finished = await this.finishIfGranted(interaction, userId);
+      if (finished) return finished;
+    }
+    return consentUrl(interaction.uid);
+  }
+
+  /** Finishes the interaction when the user's earlier grant covers it; the resume URL, or undefined. */
+  async finishIfGranted(interaction: Interaction, userId: number): Promise<string | undefined> {
+    if (interaction.prompt.name !== 'login' && interaction.prompt.name !== 'consent') return undefined;
+    const sub = await subOfUser(this.#options.db, userId);
+    if (!sub) return undefined;
+    const provider = await this.provider();
+    if (!(await alreadyGranted(provider, this.#options.db, sub, interaction))) return undefined;
+    return (await finishInteraction(provider, this.#options.db, interaction, userId))?.url;
+  }
+}

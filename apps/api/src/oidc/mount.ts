@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { HttpProblem } from '#src/lib/problem.js';
+import { isProviderPath, type OidcHost } from './host.js';
+
+/**
+ * Hands the provider's paths (`/.well-known/openid-configuration`, `/api/v1/oidc/…`) to
+ * oidc-provider before Fastify parses a body or runs its other hooks (CSRF, session: the provider
+ * authenticates clients and users itself). Registered before those hooks; the rate limiter and
+ * security headers registered earlier still apply. One access-log line per request, like the rest.
+ * While the openid module is disabled the paths answer 404 `module.disabled`.
+ */
+export const oidcMountPlugin = fp(async (app: FastifyInstance, opts: { host: OidcHost; openidEnabled: () => Promise<boolean> }) => {
+  opts.host.attach(app);
+  app.addHook('onReady', async () => opts.host.start(app.log));
+  app.addHook('preClose', async () => opts.host.stop());
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isProviderPath(request.url)) return;
+    if (!(await opts.openidEnabled())) throw new HttpProblem(404, 'module.disabled', 'The OpenID module is disabled.');
+    const started = process.hrtime.bigint();
+    reply.hijack();
+    reply.raw.once('finish', () => {
+      const responseTime = Number(process.hrtime.bigint() - started) / 1e6;
+      request.log.info({ req: request, res: { statusCode: reply.raw.statusCode }, responseTime }, 'request completed');
+    });
+    try {
+      await opts.host.handle(request.raw, reply.raw);
+    } catch (err) {
+      request.log.error({ err }, 'OpenID provider failed');
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/problem+json' });
+        reply.raw.end(JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500, code: 'internal' }));
+      }
+    }
+  });
+});

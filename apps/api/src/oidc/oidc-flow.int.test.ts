@@ -1,0 +1,446 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import * as client from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oauthClients, users } from '#src/db/schema/index.js';
+import { SecretBox } from '#src/lib/crypto.js';
+import { createTestApp, type TestApp, USER_PASSWORD } from '#test/helpers.js';
+import { enableTotp, totpCode } from '#test/mfa-fixtures.js';
+
+const SECRET_KEY = 'oidc-flow-test-secret-key-0123456789abcdef';
+const REDIRECT = 'http://localhost:9999/callback';
+
+/** A browser's cookies for one origin, path-scoped, enough for the provider's and the console's cookies. */
+class Browser {
+  readonly #jar = new Map<string, { value: string; path: string }>();
+
+  constructor(readonly base: string) {}
+
+  #cookieHeader(path: string): string {
+    return [...this.#jar]
+      .filter(([, c]) => path === c.path || path.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`) || c.path === '/')
+      .map(([name, c]) => `${name}=${c.value}`)
+      .join('; ');
+  }
+
+  async fetch(url: string, init: { method?: string; body?: string; json?: unknown } = {}): Promise<Response> {
+    const target = new URL(url, this.base);
+    const headers: Record<string, string> = { cookie: this.#cookieHeader(target.pathname) };
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(init.json);
+    } else if (body !== undefined) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    }
+    const res = await fetch(target, { method: init.method ?? 'GET', headers, body, redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = '', ...attrs] = line.split(';').map((s) => s.trim());
+      const eqAt = pair.indexOf('=');
+      const name = pair.slice(0, eqAt);
+      const value = pair.slice(eqAt + 1);
+      const path = attrs.find((a) => a.toLowerCase().startsWith('path='))?.slice(5) ?? '/';
+      const expired = attrs.some((a) => /^max-age=0$/i.test(a) || /^expires=Thu, 01 Jan 1970/i.test(a));
+      if (expired || value === '') this.#jar.delete(name);
+      else this.#jar.set(name, { value, path });
+    }
+    return res;
+  }
+
+  forget(name: string): void {
+    this.#jar.delete(name);
+  }
+}
+
+describe('OpenID provider: openid-client as the relying party', () => {
+  let t: TestApp;
+  let issuer: string;
+  const secrets = SecretBox.fromSecret(SECRET_KEY);
+
+  beforeAll(async () => {
+    t = await createTestApp({ SECRET_KEY });
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = t.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('not listening');
+    issuer = `http://127.0.0.1:${address.port}`;
+  });
+  afterAll(async () => {
+    await t.app.close();
+  });
+
+  async function registerApp(options: { public?: boolean; scopes?: string[]; enabled?: boolean } = {}) {
+    const clientId = randomUUID().replaceAll('-', '');
+    const secret = options.public ? undefined : `secret-${randomUUID()}`;
+    await t.database.db.insert(oauthClients).values({
+      clientId,
+      clientSecretEnc: secret ? secrets.encrypt(secret) : null,
+      name: `App ${clientId.slice(0, 6)}`,
+      redirectUris: [REDIRECT],
+      scopes: options.scopes ?? ['openid', 'profile', 'email', 'phone', 'groups'],
+      public: options.public ?? false,
+      enabled: options.enabled ?? true,
+    });
+    const config = await client.discovery(
+      new URL(issuer),
+      clientId,
+      secret ? { client_secret: secret } : {},
+      secret ? client.ClientSecretBasic(secret) : client.None(),
+      { execute: [client.allowInsecureRequests] },
+    );
+    return { clientId, secret, config };
+  }
+
+  async function newUser(username: string, extra: Record<string, unknown> = {}) {
+    const admin = await t.loginAdmin();
+    return t.newUser(admin, username, { phone: '+48123456789', ...extra });
+  }
+
+  /** Starts an authorization in `browser`; resolves to the interaction uid (the consent page's). */
+  async function authorize(config: client.Configuration, browser: Browser, scope = 'openid profile email phone groups') {
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const nonce = client.randomNonce();
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope,
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+      nonce,
+    });
+    const res = await browser.fetch(url.href);
+    return { res, verifier, state, nonce, location: res.headers.get('location') ?? '' };
+  }
+
+  async function consoleLogin(browser: Browser, username: string) {
+    const res = await browser.fetch('/api/v1/auth', { method: 'POST', json: { username, password: USER_PASSWORD } });
+    return res;
+  }
+
+  /** Consent through the console API; resolves to the app's callback URL with code and state. */
+  async function consent(browser: Browser, uid: string, allow = true): Promise<URL> {
+    const decided = await browser.fetch(`/api/v1/oauth/authorize?interaction=${uid}&allow=${allow}`, { method: 'POST' });
+    expect(decided.status, await decided.clone().text()).toBe(200);
+    const { url } = (await decided.json()) as { url: string };
+    return followToApp(browser, url);
+  }
+
+  async function followToApp(browser: Browser, start: string): Promise<URL> {
+    let next = start;
+    for (let hops = 0; hops < 5; hops++) {
+      if (next.startsWith(REDIRECT)) return new URL(next);
+      const res = await browser.fetch(next);
+      const location = res.headers.get('location');
+      if (!location) throw new Error(`no redirect from ${next}: ${res.status} ${await res.text()}`);
+      next = location;
+    }
+    throw new Error('too many redirects');
+  }
+
+  async function signInFlow(username: string, app: Awaited<ReturnType<typeof registerApp>>, scope?: string) {
+    const browser = new Browser(issuer);
+    const started = await authorize(app.config, browser, scope);
+    expect(started.res.status).toBe(303);
+    const uid = new URL(started.location, issuer).searchParams.get('interaction') ?? '';
+    expect(started.location).toBe(`/consent?interaction=${uid}`);
+    const verify = await browser.fetch('/api/v1/openid/verify', { method: 'POST', json: { interaction: uid } });
+    expect(verify.status).toBe(200);
+    expect(await verify.json()).toMatchObject({ client: { client_id: app.clientId }, login_required: true });
+    expect((await consoleLogin(browser, username)).status).toBe(200);
+    const callback = await consent(browser, uid);
+    return { browser, callback, ...started, uid };
+  }
+
+  it('publishes discovery with the endpoints under /api/v1/oidc and the flows Palisade allows', async () => {
+    const res = await fetch(`${issuer}/.well-known/openid-configuration`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as Record<string, unknown>;
+    expect(doc.issuer).toBe(issuer);
+    expect(doc.authorization_endpoint).toBe(`${issuer}/api/v1/oidc/auth`);
+    expect(doc.token_endpoint).toBe(`${issuer}/api/v1/oidc/token`);
+    expect(doc.jwks_uri).toBe(`${issuer}/api/v1/oidc/jwks`);
+    expect(doc.response_types_supported).toEqual(['code']);
+    expect(doc.grant_types_supported).not.toContain('client_credentials');
+    expect(doc.code_challenge_methods_supported).toEqual(['S256']);
+    expect(doc.scopes_supported).toEqual(expect.arrayContaining(['openid', 'profile', 'email', 'phone', 'groups']));
+    const jwks = (await (await fetch(`${issuer}/api/v1/oidc/jwks`)).json()) as { keys: { alg: string; d?: string }[] };
+    expect(jwks.keys.map((k) => k.alg).sort()).toEqual(['ES256', 'RS256']);
+    expect(jwks.keys.every((k) => k.d === undefined)).toBe(true);
+  });
+
+  it('signs a user in with code + PKCE: ID token verified against the JWKS, claims per scope, userinfo', async () => {
+    const user = await newUser('oidcalice', { first_name: 'Alice', last_name: 'Smith' });
+    const admin = await t.loginAdmin();
+    for (const name of ['zeta-team', 'alpha-team']) {
+      const made = await t.request('POST', '/api/v1/group', { cookie: admin, payload: { name, members: ['oidcalice'] } });
+      expect(made.statusCode).toBe(201);
+    }
+    const app = await registerApp();
+    const flow = await signInFlow('oidcalice', app);
+    const tokens = await client.authorizationCodeGrant(app.config, flow.callback, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+      expectedNonce: flow.nonce,
+    });
+    const claims = tokens.claims();
+    const [row] = await t.database.db
+      .select({ sub: users.oidcSub })
+      .from(users)
+      .where(eq(users.id, Number(user.id)));
+    expect(claims?.sub).toBe(row?.sub);
+    expect(claims).toMatchObject({
+      preferred_username: 'oidcalice',
+      given_name: 'Alice',
+      family_name: 'Smith',
+      name: 'Alice Smith',
+      email_verified: false,
+      phone_number: '+48123456789',
+      nonce: flow.nonce,
+      aud: app.clientId,
+    });
+    expect(tokens.refresh_token).toBeTruthy();
+    const info = await client.fetchUserInfo(app.config, tokens.access_token, row?.sub ?? '');
+    expect(info).toMatchObject({ sub: row?.sub, preferred_username: 'oidcalice', groups: ['alpha-team', 'zeta-team'] });
+  });
+
+  it('releases only the claims of the requested scopes, and keeps sub when the username changes', async () => {
+    await newUser('oidcbob');
+    const app = await registerApp();
+    const flow = await signInFlow('oidcbob', app, 'openid email');
+    const tokens = await client.authorizationCodeGrant(app.config, flow.callback, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+      expectedNonce: flow.nonce,
+    });
+    const claims: Record<string, unknown> = tokens.claims() ?? {};
+    expect(claims.email).toBeTruthy();
+    expect(claims.preferred_username).toBeUndefined();
+    expect(claims.phone_number).toBeUndefined();
+    expect(claims.groups).toBeUndefined();
+    await t.database.db.execute(sql`update users set username = 'oidcbobby' where username = 'oidcbob'`);
+    const info = await client.fetchUserInfo(app.config, tokens.access_token, String(claims.sub));
+    expect(info.sub).toBe(claims.sub);
+  });
+
+  it('rotates refresh tokens: the old one is refused after use; revocation ends the new one', async () => {
+    await newUser('oidccarol');
+    const app = await registerApp();
+    const flow = await signInFlow('oidccarol', app);
+    const tokens = await client.authorizationCodeGrant(app.config, flow.callback, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+      expectedNonce: flow.nonce,
+    });
+    const first = tokens.refresh_token ?? '';
+    const refreshed = await client.refreshTokenGrant(app.config, first);
+    expect(refreshed.refresh_token).toBeTruthy();
+    expect(refreshed.refresh_token).not.toBe(first);
+    await expect(client.refreshTokenGrant(app.config, first)).rejects.toMatchObject({ error: 'invalid_grant' });
+    const again = await (async () => {
+      // Reuse of a rotated token revokes the whole grant (the provider's reuse detection).
+      try {
+        return await client.refreshTokenGrant(app.config, refreshed.refresh_token ?? '');
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(again).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('revocation: a revoked access token no longer reaches userinfo', async () => {
+    await newUser('oidcdan');
+    const app = await registerApp();
+    const flow = await signInFlow('oidcdan', app);
+    const tokens = await client.authorizationCodeGrant(app.config, flow.callback, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+      expectedNonce: flow.nonce,
+    });
+    const sub = String(tokens.claims()?.sub);
+    await client.tokenRevocation(app.config, tokens.access_token);
+    await expect(client.fetchUserInfo(app.config, tokens.access_token, sub)).rejects.toBeTruthy();
+  });
+
+  it('a disabled user: refresh and userinfo fail at once', async () => {
+    await newUser('oidcerin');
+    const app = await registerApp();
+    const flow = await signInFlow('oidcerin', app);
+    const tokens = await client.authorizationCodeGrant(app.config, flow.callback, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+      expectedNonce: flow.nonce,
+    });
+    const sub = String(tokens.claims()?.sub);
+    await t.database.db.update(users).set({ isActive: false }).where(eq(users.username, 'oidcerin'));
+    await expect(client.fetchUserInfo(app.config, tokens.access_token, sub)).rejects.toBeTruthy();
+    await expect(client.refreshTokenGrant(app.config, tokens.refresh_token ?? '')).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('a code is single use, and PKCE must match', async () => {
+    await newUser('oidcfay');
+    const app = await registerApp();
+    const flow = await signInFlow('oidcfay', app);
+    await expect(
+      client.authorizationCodeGrant(app.config, flow.callback, {
+        pkceCodeVerifier: client.randomPKCECodeVerifier(),
+        expectedState: flow.state,
+        expectedNonce: flow.nonce,
+      }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+    const second = await signInFlow('oidcfay', app);
+    const checks = { pkceCodeVerifier: second.verifier, expectedState: second.state, expectedNonce: second.nonce };
+    await client.authorizationCodeGrant(app.config, second.callback, checks);
+    await expect(client.authorizationCodeGrant(app.config, second.callback, checks)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('an expired code is refused (60 s lifetime)', async () => {
+    await newUser('oidcgus');
+    const app = await registerApp();
+    const flow = await signInFlow('oidcgus', app);
+    await t.database.db.execute(sql`update oidc_artifacts set expires_at = now() - interval '1 second' where model = 'AuthorizationCode'`);
+    await expect(
+      client.authorizationCodeGrant(app.config, flow.callback, {
+        pkceCodeVerifier: flow.verifier,
+        expectedState: flow.state,
+        expectedNonce: flow.nonce,
+      }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('refuses a wrong client secret, a disabled app and an unregistered redirect URI', async () => {
+    const app = await registerApp();
+    const wrong = await client.discovery(new URL(issuer), app.clientId, { client_secret: 'nope' }, client.ClientSecretBasic('nope'), {
+      execute: [client.allowInsecureRequests],
+    });
+    await expect(client.refreshTokenGrant(wrong, 'whatever')).rejects.toMatchObject({
+      status: 401,
+      cause: [{ parameters: { error: 'invalid_client' } }],
+    });
+
+    const browser = new Browser(issuer);
+    const bad = new URL(client.buildAuthorizationUrl(app.config, { redirect_uri: 'http://localhost:9999/other', scope: 'openid' }));
+    const res = await browser.fetch(bad.href);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('redirect_uri');
+
+    await t.database.db.update(oauthClients).set({ enabled: false }).where(eq(oauthClients.clientId, app.clientId));
+    const disabled = await browser.fetch(client.buildAuthorizationUrl(app.config, { redirect_uri: REDIRECT, scope: 'openid' }).href);
+    expect(disabled.status).toBe(400);
+    expect(await disabled.text()).toContain('invalid_client');
+  });
+
+  it('refuses a scope the app is not registered for', async () => {
+    const app = await registerApp({ scopes: ['openid', 'email'] });
+    const browser = new Browser(issuer);
+    const started = await authorize(app.config, browser, 'openid email groups');
+    const location = new URL(started.location, issuer);
+    expect(location.href.startsWith(REDIRECT)).toBe(true);
+    expect(location.searchParams.get('error')).toBe('invalid_scope');
+    expect(location.searchParams.get('state')).toBe(started.state);
+  });
+
+  it('public apps must use PKCE', async () => {
+    const app = await registerApp({ public: true });
+    const browser = new Browser(issuer);
+    const url = client.buildAuthorizationUrl(app.config, { redirect_uri: REDIRECT, scope: 'openid', state: 'st' });
+    const res = await browser.fetch(url.href);
+    const location = new URL(res.headers.get('location') ?? '', issuer);
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(location.searchParams.get('state')).toBe('st');
+  });
+
+  it('Cancel returns access_denied to the app, with its state', async () => {
+    await newUser('oidchal');
+    const app = await registerApp();
+    const browser = new Browser(issuer);
+    const started = await authorize(app.config, browser);
+    const uid = new URL(started.location, issuer).searchParams.get('interaction') ?? '';
+    await consoleLogin(browser, 'oidchal');
+    const callback = await consent(browser, uid, false);
+    expect(callback.searchParams.get('error')).toBe('access_denied');
+    expect(callback.searchParams.get('state')).toBe(started.state);
+  });
+
+  it('binds the interaction to the browser that started it', async () => {
+    await newUser('oidcivy');
+    const app = await registerApp();
+    const owner = new Browser(issuer);
+    const started = await authorize(app.config, owner);
+    const uid = new URL(started.location, issuer).searchParams.get('interaction') ?? '';
+    const other = new Browser(issuer);
+    await consoleLogin(other, 'oidcivy');
+    const verify = await other.fetch('/api/v1/openid/verify', { method: 'POST', json: { interaction: uid } });
+    expect(verify.status).toBe(404);
+    expect(((await verify.json()) as { code: string }).code).toBe('openid.interaction_not_found');
+    const decided = await other.fetch(`/api/v1/oauth/authorize?interaction=${uid}&allow=true`, { method: 'POST' });
+    expect(decided.status).toBe(404);
+  });
+
+  it('remembers consent: the next authorization with a console session finishes without the consent page', async () => {
+    await newUser('oidcjoe');
+    const app = await registerApp();
+    const flow = await signInFlow('oidcjoe', app);
+    flow.browser.forget('_session');
+    flow.browser.forget('_session.sig');
+    const again = await authorize(app.config, flow.browser);
+    const callback = await followToApp(flow.browser, again.location);
+    expect(callback.searchParams.get('code')).toBeTruthy();
+  });
+
+  it('a provider session does not outlive the console session: after sign-out the next authorization asks to sign in', async () => {
+    await newUser('oidckim');
+    const app = await registerApp();
+    const flow = await signInFlow('oidckim', app);
+    const silent = await authorize(app.config, flow.browser);
+    expect(silent.location.startsWith(REDIRECT)).toBe(true);
+    await flow.browser.fetch('/api/v1/auth/logout', { method: 'POST' });
+    const after = await authorize(app.config, flow.browser);
+    expect(after.location).toMatch(/^\/consent\?interaction=/);
+  });
+
+  it('a user with TOTP signs in through the MFA step; amr says mfa', async () => {
+    await newUser('oidclee');
+    const login = await t.login('oidclee', USER_PASSWORD);
+    const { secret } = await enableTotp(t, login);
+    const app = await registerApp();
+    const browser = new Browser(issuer);
+    const started = await authorize(app.config, browser);
+    const uid = new URL(started.location, issuer).searchParams.get('interaction') ?? '';
+    expect((await consoleLogin(browser, 'oidclee')).status).toBe(201);
+    const step = await browser.fetch('/api/v1/auth/totp/verify', { method: 'POST', json: { code: totpCode(secret, 1) } });
+    expect(step.status).toBe(200);
+    const callback = await consent(browser, uid);
+    const tokens = await client.authorizationCodeGrant(app.config, callback, {
+      pkceCodeVerifier: started.verifier,
+      expectedState: started.state,
+      expectedNonce: started.nonce,
+    });
+    expect(tokens.claims()?.amr).toEqual(['pwd', 'mfa']);
+  });
+
+  it('end-session ends the provider session', async () => {
+    await newUser('oidcmia');
+    const app = await registerApp();
+    const flow = await signInFlow('oidcmia', app);
+    const tokens = await client.authorizationCodeGrant(app.config, flow.callback, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+      expectedNonce: flow.nonce,
+    });
+    const endUrl = client.buildEndSessionUrl(app.config, { id_token_hint: tokens.id_token ?? '', post_logout_redirect_uri: REDIRECT });
+    const page = await flow.browser.fetch(endUrl.href);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+    const done = await flow.browser.fetch('/api/v1/oidc/session/end/confirm', {
+      method: 'POST',
+      body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+    });
+    expect(done.status, await done.clone().text()).toBe(303);
+    expect(done.headers.get('location')?.startsWith(REDIRECT)).toBe(true);
+    const count = await t.database.db.execute(
+      sql`select count(*)::int as n from oidc_artifacts where model = 'Session' and account_id = ${String(tokens.claims()?.sub)}`,
+    );
+    expect((count as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(0);
+  });
+});
