@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
 import { preparedRows } from '#src/db/rows.js';
 import { authFailures, groupMembers, groups, sessions, users } from '#src/db/schema/index.js';
@@ -29,7 +29,7 @@ export interface LoginAttempt {
   ipFailures: number;
 }
 
-interface AttemptRow {
+export interface AttemptRow {
   locked: boolean;
   user_key: string;
   user_failures: number | null;
@@ -51,19 +51,75 @@ interface AttemptRow {
 
 const seconds = (n: number) => `${n} seconds`;
 
-/** `begin`'s statement (see there); the policies are values too, so its text never changes. */
-const beginStatement = preparedRows<
-  AttemptRow,
-  'login' | 'ipKey' | 'userLimit' | 'userWindow' | 'userLock' | 'ipLimit' | 'ipWindow' | 'ipLock'
->(
-  (p) => sql`with found as (
-          select * from ${users}
-          where lower(username) = lower(${p.login}) or lower(email) = lower(${p.login})
-          order by lower(username) = lower(${p.login}) desc
-          limit 1
+/** The policies as the lockout CTEs' parameters. */
+export const attemptParams = (ipKey: string, { user: up, ip: ipp }: LoginPolicies): Record<AttemptKey, unknown> => ({
+  ipKey,
+  userLimit: up.limit,
+  userWindow: seconds(up.windowSeconds),
+  userLock: seconds(up.lockSeconds),
+  ipLimit: ipp.limit,
+  ipWindow: seconds(ipp.windowSeconds),
+  ipLock: seconds(ipp.lockSeconds),
+});
+
+/** A lockout statement's row (`ATTEMPT_COLUMNS` and `found.*`) as a `LoginAttempt`. */
+export function toLoginAttempt(row: AttemptRow | undefined): LoginAttempt {
+  if (!row) throw new Error('login statement returned no row');
+  const user: UserRow | undefined =
+    row.id === null
+      ? undefined
+      : {
+          id: row.id,
+          username: row.username,
+          firstName: row.first_name,
+          lastName: row.last_name,
+          email: row.email,
+          phone: row.phone,
+          passwordHash: row.password_hash,
+          isActive: row.is_active,
+          mfaEnabled: row.mfa_enabled,
+          mfaMethod: row.mfa_method,
+          enrolled: row.enrolled,
+          createdAt: new Date(row.created_at),
+          updatedAt: new Date(row.updated_at),
+        };
+  return {
+    user,
+    userKey: row.user_key,
+    locked: row.locked,
+    userFailures: Number(row.user_failures ?? 0),
+    ipFailures: Number(row.ip_failures ?? 0),
+  };
+}
+
+/**
+ * After a success, when `when` holds: the account's counter cleared, this attempt taken back from
+ * the IP counter (lifting a lock it may have set). CTEs `cleared` and `forgiven`. `forgiven` reads
+ * `cleared`, so the account's row is locked before the IP's, in the order the attempt count
+ * (`counted`: the account's key, then the IP's) locks them: the other way round, a success and a
+ * concurrent attempt could each hold one row and wait for the other (a deadlock, seen as 500s
+ * when several sign-in steps of one account ran at once).
+ */
+export const reliefCtes = (p: Record<'userKey' | 'ipKey' | 'ipLimit', unknown>, when: SQL) => sql`cleared as (
+          delete from ${authFailures} where key = ${p.userKey} and ${when}
+          returning key
         ),
+        forgiven as (
+          update ${authFailures} set
+            failures = greatest(failures - 1, 0),
+            locked_until = case when failures - 1 < ${p.ipLimit}::int then null else locked_until end
+          where key = ${p.ipKey} and ${when} and (select count(*) from cleared) >= 0
+        )`;
+
+export type AttemptKey = 'ipKey' | 'userLimit' | 'userWindow' | 'userLock' | 'ipLimit' | 'ipWindow' | 'ipLock';
+
+/**
+ * The lockout CTEs shared by `begin` and `beginStep`: `found` (the account, from `findUser`),
+ * `user_key`, `locked` and `counted` (this attempt counted against both keys unless one is locked).
+ */
+export const attemptCtes = (p: Record<AttemptKey, unknown>, findUser: SQL, login: SQL) => sql`found as (${findUser}),
         user_key as (
-          select 'user:' || lower(coalesce((select username from found), ${p.login}::text)) as key
+          select 'user:' || lower(coalesce((select username from found), ${login})) as key
         ),
         keys as (
           select key from user_key union all select ${p.ipKey}::text
@@ -92,12 +148,24 @@ const beginStatement = preparedRows<
               then now() + (select lck from policy where key = excluded.key)
               else f.locked_until end
           returning f.key, f.failures
-        )
-        select exists (select 1 from locked) as locked,
+        )`;
+
+export const ATTEMPT_COLUMNS = sql`exists (select 1 from locked) as locked,
           (select key from user_key) as user_key,
           (select failures from counted where key like 'user:%') as user_failures,
-          (select failures from counted where key not like 'user:%') as ip_failures,
-          found.*
+          (select failures from counted where key not like 'user:%') as ip_failures`;
+
+/** `begin`'s statement (see there); the policies are values too, so its text never changes. */
+const beginStatement = preparedRows<AttemptRow, 'login' | AttemptKey>(
+  (p) => sql`with ${attemptCtes(
+    p,
+    sql`select * from ${users}
+          where lower(username) = lower(${p.login}) or lower(email) = lower(${p.login})
+          order by lower(username) = lower(${p.login}) desc
+          limit 1`,
+    sql`${p.login}::text`,
+  )}
+        select ${ATTEMPT_COLUMNS}, found.*
         from (select 1) one left join found on true`,
 );
 
@@ -126,15 +194,7 @@ const succeedStatement = preparedRows<
   | 'expiresAt'
   | EventParam
 >(
-  (p) => sql`with cleared as (
-          delete from ${authFailures} where key = ${p.userKey}
-        ),
-        forgiven as (
-          update ${authFailures} set
-            failures = greatest(failures - 1, 0),
-            locked_until = case when failures - 1 < ${p.ipLimit}::int then null else locked_until end
-          where key = ${p.ipKey}
-        ),
+  (p) => sql`with ${reliefCtes(p, sql`true`)},
         dropped as (
           delete from ${sessions} where ${p.create}::boolean and id = ${p.previousId}::text
         ),
@@ -165,43 +225,8 @@ export class LoginRepo {
    * the lock check before any failure is recorded.
    */
   async begin(login: string, ipKey: string, policies: LoginPolicies): Promise<LoginAttempt> {
-    const { user: up, ip: ipp } = policies;
-    const [row] = await beginStatement(this.db, {
-      login,
-      ipKey,
-      userLimit: up.limit,
-      userWindow: seconds(up.windowSeconds),
-      userLock: seconds(up.lockSeconds),
-      ipLimit: ipp.limit,
-      ipWindow: seconds(ipp.windowSeconds),
-      ipLock: seconds(ipp.lockSeconds),
-    });
-    if (!row) throw new Error('login statement returned no row');
-    const user: UserRow | undefined =
-      row.id === null
-        ? undefined
-        : {
-            id: row.id,
-            username: row.username,
-            firstName: row.first_name,
-            lastName: row.last_name,
-            email: row.email,
-            phone: row.phone,
-            passwordHash: row.password_hash,
-            isActive: row.is_active,
-            mfaEnabled: row.mfa_enabled,
-            mfaMethod: row.mfa_method,
-            enrolled: row.enrolled,
-            createdAt: new Date(row.created_at),
-            updatedAt: new Date(row.updated_at),
-          };
-    return {
-      user,
-      userKey: row.user_key,
-      locked: row.locked,
-      userFailures: Number(row.user_failures ?? 0),
-      ipFailures: Number(row.ip_failures ?? 0),
-    };
+    const [row] = await beginStatement(this.db, { login, ...attemptParams(ipKey, policies) });
+    return toLoginAttempt(row);
   }
 
   /**

@@ -93,11 +93,16 @@ export function eventParams(r: NewEventRow): Record<EventParam, unknown> {
   const values = eventValues(r);
   return Object.fromEntries(EVENT_VALUE_KEYS.map((k) => [`event_${k}`, values[k]])) as Record<EventParam, unknown>;
 }
-/** Reads each key by name: `p` may be the placeholder proxy of `preparedRows`, which lists none. */
-export const eventInsert = (p: Record<EventParam, unknown>): SQL =>
-  sql`insert into events (${INSERT_COLUMNS}) values ${valuesTuple(
-    Object.fromEntries(EVENT_VALUE_KEYS.map((k) => [k, p[`event_${k}`]])) as Record<EventValueKey, unknown>,
-  )}`;
+/**
+ * Reads each key by name: `p` may be the placeholder proxy of `preparedRows`, which lists none.
+ * With `when`, the row is inserted only when that condition holds (a statement that may decline).
+ */
+export const eventInsert = (p: Record<EventParam, unknown>, when?: SQL): SQL => {
+  const tuple = valuesTuple(Object.fromEntries(EVENT_VALUE_KEYS.map((k) => [k, p[`event_${k}`]])) as Record<EventValueKey, unknown>);
+  return when
+    ? sql`insert into events (${INSERT_COLUMNS}) select * from (values ${tuple}) v where ${when}`
+    : sql`insert into events (${INSERT_COLUMNS}) values ${tuple}`;
+};
 
 /** A consumer's position: the last `(tx_id, id)` it has handled. */
 export interface EventCursor {

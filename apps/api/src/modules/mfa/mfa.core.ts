@@ -5,12 +5,12 @@ import type { Db } from '#src/db/client.js';
 import { randomToken, type SecretBox, sha256 } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import { IP_POLICY, USERNAME_POLICY } from '#src/modules/auth/auth.service.js';
-import { LoginRepo } from '#src/modules/auth/login.repo.js';
 import { anonymousActor, originOf, userActor } from '#src/modules/events/event-actor.js';
 import { type DomainEvent, recordEvent, toEventRow } from '#src/modules/events/record-event.js';
 import { userObject } from '#src/modules/users/users.events.js';
 import { toUser } from '#src/modules/users/users.mapper.js';
 import { type MfaMethod, MfaRepo } from './mfa.repo.js';
+import { MfaStepRepo, type StepAttempt } from './mfa-step.repo.js';
 import { type SessionCookieOptions, setSessionCookie } from '#src/plugins/session.js';
 
 /**
@@ -52,6 +52,16 @@ export async function mfaRequiredOf(db: Db, user: { id: number; mfaMethod: strin
   return { methods, ...(defaultMethod ? { default_method: defaultMethod } : {}) };
 }
 
+/** The pending user as a sign-in step's check sees it, with the enabled TOTP's secret (read with the attempt count). */
+export interface PendingStepUser extends PendingUser {
+  totp: StepAttempt['totp'];
+}
+
+/** A passed TOTP check: the time step the code matched, marked accepted by the success statement. */
+export interface TotpStepPass {
+  totpStep: number;
+}
+
 export class MfaCore {
   readonly #recoveryKey: Buffer;
 
@@ -76,17 +86,23 @@ export class MfaCore {
    * the password (429 when locked), runs `check`, answers 400 `auth.invalid_code` when it fails,
    * and otherwise replaces the pending session with an active one under a new cookie token and
    * answers like a password login, recording `auth.login_succeeded` with `details.mfa_method`.
+   *
+   * Two statements after the session lookup (`MfaStepRepo`): the attempt count, which also reads
+   * the TOTP secret that `check` gets with the user, and after a passed check the success
+   * statement. A TOTP check writes nothing itself: it returns the time step it matched, and the
+   * success statement marks it accepted together with spending the pending session, all or
+   * nothing (of two steps racing with the same code, or on the same pending session, one wins).
    */
   async verifyPendingStep(
     request: FastifyRequest,
     reply: FastifyReply,
     method: MfaStepMethod,
-    check: (user: PendingUser) => Promise<boolean>,
+    check: (user: PendingStepUser) => Promise<boolean | TotpStepPass> | boolean | TotpStepPass,
   ): Promise<LoginSuccess> {
     const pending = this.pendingUser(request);
-    const login = new LoginRepo(this.db);
+    const steps = new MfaStepRepo(this.db);
     const ipKey = `ip:${request.ip}`;
-    const attempt = await login.begin(pending.username, ipKey, { user: USERNAME_POLICY, ip: IP_POLICY });
+    const attempt = await steps.begin(pending, ipKey, { user: USERNAME_POLICY, ip: IP_POLICY });
     const origin = originOf(request);
     const object = userObject({ id: pending.userId, username: pending.username });
     const refused = (type: 'auth.login_failed' | 'auth.locked_out', details?: Record<string, unknown>): DomainEvent => ({
@@ -96,19 +112,17 @@ export class MfaCore {
       subjectUserId: pending.userId,
       details: { mfa_method: method, ...details },
     });
+    const invalidCode = async () => {
+      await recordEvent(this.db, refused('auth.login_failed', { reason: 'invalid_code' }));
+      return new HttpProblem(400, 'auth.invalid_code', 'Code is invalid');
+    };
     if (attempt.locked || attempt.userFailures > USERNAME_POLICY.limit || attempt.ipFailures > IP_POLICY.limit) {
       await recordEvent(this.db, refused('auth.locked_out'));
       throw new HttpProblem(429, 'auth.too_many_attempts', TOO_MANY_ATTEMPTS_DETAIL);
     }
     const user = attempt.user;
-    if (!user || user.id !== pending.userId || !(await check(pending))) {
-      await recordEvent(this.db, refused('auth.login_failed', { reason: 'invalid_code' }));
-      throw new HttpProblem(400, 'auth.invalid_code', 'Code is invalid');
-    }
-    // The pending session is spent once: a second success racing this one finds it gone.
-    if (!(await new MfaRepo(this.db).spendPendingSession(pending.sessionId))) {
-      throw new HttpProblem(401, 'auth.unauthenticated', 'You need to sign in.');
-    }
+    const passed = user && user.id === pending.userId ? await check({ ...pending, totp: attempt.totp }) : false;
+    if (!user || passed === false) throw await invalidCode();
     const token = randomToken();
     const event: DomainEvent = {
       type: 'auth.login_succeeded',
@@ -116,23 +130,26 @@ export class MfaCore {
       object,
       details: { mfa_method: method },
     };
-    const membership = await login.succeed({
+    const outcome = await steps.succeed({
       userId: user.id,
       userKey: attempt.userKey,
       ipKey,
       ipPolicy: IP_POLICY,
+      pendingId: pending.sessionId,
+      totpStep: passed === true ? null : passed.totpStep,
       session: {
         id: sha256(token),
-        previousId: null,
-        state: 'active',
         ip: request.ip,
         userAgent: origin.userAgent ?? null,
         expiresAt: new Date(Date.now() + this.sessionTtlMs),
       },
       event: toEventRow(event),
     });
+    // A racing step spent the pending session first, or accepted this code's step first.
+    if (!outcome.ok && outcome.reason === 'pending_spent') throw new HttpProblem(401, 'auth.unauthenticated', 'You need to sign in.');
+    if (!outcome.ok) throw await invalidCode();
     setSessionCookie(reply, token, this.cookie);
-    return { user: toUser({ ...user, ...membership }) };
+    return { user: toUser({ ...user, groups: outcome.groups, isAdmin: outcome.isAdmin }) };
   }
 
   /**

@@ -63,7 +63,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<MfaRoutesOptions> = async (app, op
   app.post(
     '/api/v1/auth/totp/verify',
     { schema: { tags, summary: 'MFA sign-in step with an authenticator app code', body: MfaCodeBodySchema, response: step } },
-    (request, reply) => app.mfa.verifyPendingStep(request, reply, 'totp', (user) => totp.check(options.db, user.userId, request.body.code)),
+    (request, reply) => app.mfa.verifyPendingStep(request, reply, 'totp', (user) => totp.signInStep(user.totp, request.body.code)),
   );
 
   app.delete(
