@@ -13,9 +13,12 @@ export const vpnSessionsQueryOptions = queryOptions({
   queryFn: async ({ signal }): Promise<VpnSession[]> => unwrap(api.GET('/api/v1/vpn_session', { signal })),
 });
 
-/** The active session of a device in a location, if any. */
+/**
+ * The active session of a device in a location, if any. The API client drops null fields from
+ * responses (spec §1), so an active session has no `ended_at` at all rather than `null`.
+ */
 export const activeSession = (sessions: VpnSession[] | undefined, deviceId: number, locationId: number) =>
-  sessions?.find((s) => s.device_id === deviceId && s.location_id === locationId && s.ended_at === null);
+  sessions?.find((s) => s.device_id === deviceId && s.location_id === locationId && !s.ended_at);
 
 /** A challenge for the user's default method, or for `method` (with `email` the API mails a code). */
 export const useStartVpnSession = () =>
