@@ -1,0 +1,74 @@
+import { expect, type Page, test } from '@playwright/test';
+import { generateSync } from 'otplib';
+import { signIn, signOut, uniqueSuffix } from '../support/console';
+import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../support/constants';
+import { createUserViaApi, randomKey, uniqueSubnet } from '../support/locations';
+
+/** A JSON request from the page's session (the console's own origin and cookies). */
+async function post(page: Page, url: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  return page.evaluate(
+    async ({ url, body }) => {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const text = await res.text();
+      return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    },
+    { url, body },
+  );
+}
+
+/** The authenticator code `stepsAhead` time steps from now (a step once accepted is refused again). */
+const totpCode = (secret: string, stepsAhead = 0) => generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + stepsAhead * 30 });
+
+test('a user with an authenticator app connects a device to an MFA-protected location and sees its preshared key once', async ({
+  page,
+}) => {
+  const suffix = uniqueSuffix();
+  const username = `vic${suffix}`;
+  const password = 'Vic-Connect1!';
+  const location = `secure-${suffix}`;
+  const device = `laptop-${suffix}`;
+
+  await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
+  const created = await post(page, '/api/v1/network', {
+    name: location,
+    address: [uniqueSubnet().gateway],
+    endpoint: 'secure.example.com',
+    port: 51820,
+    mfa_enabled: true,
+  });
+  expect(created.status).toBe(201);
+  await createUserViaApi(page, username, password);
+  await signOut(page);
+
+  // The user turns on the authenticator app (the console flow has its own spec) and adds a device.
+  await signIn(page, username, password);
+  const init = await post(page, '/api/v1/auth/totp/init', {});
+  const secret = String(init.json.secret);
+  expect((await post(page, '/api/v1/auth/totp', { code: totpCode(secret) })).status).toBeLessThan(300);
+  expect((await post(page, `/api/v1/device/${username}`, { name: device, wireguard_pubkey: randomKey() })).status).toBe(201);
+
+  await page.goto(`/users/${username}`);
+  const item = page.getByRole('listitem', { name: device });
+  await expect(item.getByText('MFA required')).toBeVisible();
+  await item.getByRole('button', { name: 'Connect' }).click();
+
+  const dialog = page.getByRole('dialog', { name: `Connect ${device} to ${location}` });
+  await expect(dialog.getByText(`${location} is protected with two-factor authentication.`, { exact: false })).toBeVisible();
+  const code = dialog.getByLabel('Authenticator app code');
+  await expect(code).toBeEnabled();
+  const next = totpCode(secret, 1);
+  await code.fill(next === '000000' ? '111111' : '000000');
+  await expect(dialog.getByRole('alert')).toHaveText('Code is invalid');
+  await code.fill(next);
+
+  await expect(dialog.getByText('This preshared key is shown only once. Copy it now.')).toBeVisible();
+  await expect(dialog.getByRole('group', { name: 'Preshared key line' })).toHaveText(/^PresharedKey = [A-Za-z0-9+/]{43}=$/);
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(dialog).toHaveCount(0);
+
+  await expect(item.getByText('MFA session active')).toBeVisible();
+  await item.getByRole('button', { name: 'Disconnect' }).click();
+  await expect(page.getByText(`Disconnected from ${location}.`)).toBeVisible();
+  await expect(item.getByText('MFA required')).toBeVisible();
+  await expect(item.getByRole('button', { name: 'Connect' })).toBeVisible();
+});
