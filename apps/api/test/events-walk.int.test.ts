@@ -374,7 +374,12 @@ const FIXTURES: Record<string, Fixture> = {
     return { url: `/api/v1/oauth/${id}/secret`, object: { type: 'oauth_app', id } };
   },
 
-  // OpenID provider: the consent decision
+  // OpenID provider: signing keys, the consent decision
+  'POST /api/v1/openid/keys/rotate': async () => ({
+    url: '/api/v1/openid/keys/rotate',
+    payload: { publish_ahead_hours: 24 },
+    object: { type: 'settings' },
+  }),
   'POST /api/v1/oauth/authorize': async (w, caller) => {
     const { uid, cookie, clientId } = await openidInteraction(w, caller);
     return { url: `/api/v1/oauth/authorize?interaction=${uid}&allow=true`, cookie, object: { type: 'oauth_app', id: clientId } };

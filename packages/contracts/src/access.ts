@@ -161,6 +161,7 @@ export const ROUTE_ACCESS = {
   // The console's OpenID consent page (docs/openid.md); the provider's own endpoints are not /api/v1 routes.
   'POST /api/v1/openid/verify': { access: 'public', permission: 'openid.verify', module: 'openid' } as RouteRule,
   'POST /api/v1/oauth/authorize': { access: 'user', permission: 'openid.authorize', module: 'openid' } as RouteRule,
+  'POST /api/v1/openid/keys/rotate': { access: 'admin', permission: 'openid.rotate_keys', module: 'openid' } as RouteRule,
 
   'GET /api/v1/webhook': webhooks('admin', 'webhook.list'),
   'POST /api/v1/webhook': webhooks('admin', 'webhook.create'),

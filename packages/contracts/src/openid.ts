@@ -21,3 +21,18 @@ export const OauthAuthorizeQuerySchema = z.object({ interaction: z.string().min(
 /** Where the console sends the browser next (the provider's resume URL). */
 export const OauthAuthorizeSchema = z.object({ url: z.string() }).meta({ id: 'OauthAuthorize' });
 export type OauthAuthorize = z.infer<typeof OauthAuthorizeSchema>;
+
+/** `POST /openid/keys/rotate` (admin): new signing keys, published now, signing after `publish_ahead_hours`. */
+export const OpenidKeysRotateBodySchema = z
+  .object({ publish_ahead_hours: z.number().int().min(0).max(720).default(24) })
+  .meta({ id: 'OpenidKeysRotateBody' });
+
+export const OpenidKeysRotatedSchema = z
+  .object({
+    /** The new keys' IDs (RS256 and ES256), in the JWKS from now on. */
+    kids: z.array(z.string()),
+    /** When the new keys start signing and the current ones stop. */
+    activates_at: z.string(),
+  })
+  .meta({ id: 'OpenidKeysRotated' });
+export type OpenidKeysRotated = z.infer<typeof OpenidKeysRotatedSchema>;

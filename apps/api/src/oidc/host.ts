@@ -11,6 +11,13 @@ import { alreadyGranted, finishInteraction, type Interaction } from './interacti
 import { consentUrl, createProvider, OIDC_PREFIX } from './provider.js';
 import { ensureSigningKeys, jwksFingerprint, loadProviderJwks } from './signing-keys.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The OpenID provider (oidc/host.ts). */
+    oidc: OidcHost;
+  }
+}
+
 /** How often every replica re-reads the signing keys (a rotation reaches all within this). */
 export const KEY_RELOAD_MS = 60_000;
 
@@ -48,6 +55,7 @@ export class OidcHost {
 
   attach(app: FastifyInstance): void {
     this.#app = app;
+    app.decorate('oidc', this);
   }
 
   issuer(): string {
@@ -129,6 +137,22 @@ export class OidcHost {
       if (finished) return finished;
     }
     return consentUrl(interaction.uid);
+  }
+
+  /**
+   * After a completed console sign-in: where the browser goes next when it has an OpenID
+   * authorization waiting (the provider's interaction cookie): the resume URL when the user's
+   * earlier grant covers it, else the consent page. Undefined when nothing waits.
+   */
+  async continueAfterLogin(req: IncomingMessage, res: ServerResponse, userId: number): Promise<string | undefined> {
+    const provider = await this.provider();
+    let interaction: Interaction;
+    try {
+      interaction = await provider.interactionDetails(req, res);
+    } catch {
+      return undefined;
+    }
+    return (await this.finishIfGranted(interaction, userId)) ?? consentUrl(interaction.uid);
   }
 
   /** Finishes the interaction when the user's earlier grant covers it; the resume URL, or undefined. */

@@ -1,7 +1,11 @@
+import { type LoginSuccess, LoginSuccessSchema } from '@palisade/contracts';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpProblem } from '#src/lib/problem.js';
 import { isProviderPath, type OidcHost } from './host.js';
+
+/** oidc-provider's interaction cookie (path /api/v1: it reaches the sign-in routes). */
+const INTERACTION_COOKIE = '_interaction';
 
 /**
  * Hands the provider's paths (`/.well-known/openid-configuration`, `/api/v1/oidc/…`) to
@@ -9,11 +13,21 @@ import { isProviderPath, type OidcHost } from './host.js';
  * authenticates clients and users itself). Registered before those hooks; the rate limiter and
  * security headers registered earlier still apply. One access-log line per request, like the rest.
  * While the openid module is disabled the paths answer 404 `module.disabled`.
+ *
+ * Every completed sign-in (a 200 LoginSuccess: `POST /auth`, the MFA steps) also carries `url`
+ * when this browser has an OpenID authorization waiting (API.md §2): the console goes there.
  */
 export const oidcMountPlugin = fp(async (app: FastifyInstance, opts: { host: OidcHost; openidEnabled: () => Promise<boolean> }) => {
   opts.host.attach(app);
   app.addHook('onReady', async () => opts.host.start(app.log));
   app.addHook('preClose', async () => opts.host.stop());
+  app.addHook('preSerialization', async (request, reply, payload: unknown) => {
+    if (reply.statusCode !== 200 || request.routeOptions.schema?.response?.[200 as never] !== LoginSuccessSchema) return payload;
+    if (!request.headers.cookie?.includes(`${INTERACTION_COOKIE}=`) || !(await opts.openidEnabled())) return payload;
+    const signedIn = payload as LoginSuccess;
+    const url = await opts.host.continueAfterLogin(request.raw, reply.raw, signedIn.user.id);
+    return url ? { ...signedIn, url } : payload;
+  });
   app.addHook('onRequest', async (request, reply) => {
     if (!isProviderPath(request.url)) return;
     if (!(await opts.openidEnabled())) throw new HttpProblem(404, 'module.disabled', 'The OpenID module is disabled.');

@@ -6,51 +6,10 @@ import { oauthClients, users } from '#src/db/schema/index.js';
 import { SecretBox } from '#src/lib/crypto.js';
 import { createTestApp, type TestApp, USER_PASSWORD } from '#test/helpers.js';
 import { enableTotp, totpCode } from '#test/mfa-fixtures.js';
+import { Browser, verifyWithJwks } from '#test/oidc-fixtures.js';
 
 const SECRET_KEY = 'oidc-flow-test-secret-key-0123456789abcdef';
 const REDIRECT = 'http://localhost:9999/callback';
-
-/** A browser's cookies for one origin, path-scoped, enough for the provider's and the console's cookies. */
-class Browser {
-  readonly #jar = new Map<string, { value: string; path: string }>();
-
-  constructor(readonly base: string) {}
-
-  #cookieHeader(path: string): string {
-    return [...this.#jar]
-      .filter(([, c]) => path === c.path || path.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`) || c.path === '/')
-      .map(([name, c]) => `${name}=${c.value}`)
-      .join('; ');
-  }
-
-  async fetch(url: string, init: { method?: string; body?: string; json?: unknown } = {}): Promise<Response> {
-    const target = new URL(url, this.base);
-    const headers: Record<string, string> = { cookie: this.#cookieHeader(target.pathname) };
-    let body = init.body;
-    if (init.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(init.json);
-    } else if (body !== undefined) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-    }
-    const res = await fetch(target, { method: init.method ?? 'GET', headers, body, redirect: 'manual' });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair = '', ...attrs] = line.split(';').map((s) => s.trim());
-      const eqAt = pair.indexOf('=');
-      const name = pair.slice(0, eqAt);
-      const value = pair.slice(eqAt + 1);
-      const path = attrs.find((a) => a.toLowerCase().startsWith('path='))?.slice(5) ?? '/';
-      const expired = attrs.some((a) => /^max-age=0$/i.test(a) || /^expires=Thu, 01 Jan 1970/i.test(a));
-      if (expired || value === '') this.#jar.delete(name);
-      else this.#jar.set(name, { value, path });
-    }
-    return res;
-  }
-
-  forget(name: string): void {
-    this.#jar.delete(name);
-  }
-}
 
 describe('OpenID provider: openid-client as the relying party', () => {
   let t: TestApp;
@@ -137,7 +96,8 @@ describe('OpenID provider: openid-client as the relying party', () => {
     throw new Error('too many redirects');
   }
 
-  async function signInFlow(username: string, app: Awaited<ReturnType<typeof registerApp>>, scope?: string) {
+  /** Authorization, console sign-in and consent; `granted`: the user consented to the app before. */
+  async function signInFlow(username: string, app: Awaited<ReturnType<typeof registerApp>>, scope?: string, granted = false) {
     const browser = new Browser(issuer);
     const started = await authorize(app.config, browser, scope);
     expect(started.res.status).toBe(303);
@@ -146,8 +106,14 @@ describe('OpenID provider: openid-client as the relying party', () => {
     const verify = await browser.fetch('/api/v1/openid/verify', { method: 'POST', json: { interaction: uid } });
     expect(verify.status).toBe(200);
     expect(await verify.json()).toMatchObject({ client: { client_id: app.clientId }, login_required: true });
-    expect((await consoleLogin(browser, username)).status).toBe(200);
-    const callback = await consent(browser, uid);
+    const login = await consoleLogin(browser, username);
+    expect(login.status).toBe(200);
+    // API.md §2: the sign-in answer says where the waiting authorization continues: the consent
+    // page, or straight back to the provider when the user already consented.
+    const { url } = (await login.json()) as { url?: string };
+    if (granted) expect(url).toBe(`${issuer}/api/v1/oidc/auth/${uid}`);
+    else expect(url).toBe(`/consent?interaction=${uid}`);
+    const callback = granted ? await followToApp(browser, url ?? '') : await consent(browser, uid);
     return { browser, callback, ...started, uid };
   }
 
@@ -183,6 +149,9 @@ describe('OpenID provider: openid-client as the relying party', () => {
       expectedNonce: flow.nonce,
     });
     const claims = tokens.claims();
+    const verified = await verifyWithJwks(tokens.id_token ?? '', `${issuer}/api/v1/oidc/jwks`);
+    expect(verified.header.alg).toBe('RS256');
+    expect(verified.payload.iss).toBe(issuer);
     const [row] = await t.database.db
       .select({ sub: users.oidcSub })
       .from(users)
@@ -287,7 +256,7 @@ describe('OpenID provider: openid-client as the relying party', () => {
         expectedNonce: flow.nonce,
       }),
     ).rejects.toMatchObject({ error: 'invalid_grant' });
-    const second = await signInFlow('oidcfay', app);
+    const second = await signInFlow('oidcfay', app, undefined, true);
     const checks = { pkceCodeVerifier: second.verifier, expectedState: second.state, expectedNonce: second.nonce };
     await client.authorizationCodeGrant(app.config, second.callback, checks);
     await expect(client.authorizationCodeGrant(app.config, second.callback, checks)).rejects.toMatchObject({ error: 'invalid_grant' });
@@ -409,6 +378,7 @@ describe('OpenID provider: openid-client as the relying party', () => {
     expect((await consoleLogin(browser, 'oidclee')).status).toBe(201);
     const step = await browser.fetch('/api/v1/auth/totp/verify', { method: 'POST', json: { code: totpCode(secret, 1) } });
     expect(step.status).toBe(200);
+    expect(((await step.json()) as { url?: string }).url).toBe(`/consent?interaction=${uid}`);
     const callback = await consent(browser, uid);
     const tokens = await client.authorizationCodeGrant(app.config, callback, {
       pkceCodeVerifier: started.verifier,
@@ -416,6 +386,33 @@ describe('OpenID provider: openid-client as the relying party', () => {
       expectedNonce: started.nonce,
     });
     expect(tokens.claims()?.amr).toEqual(['pwd', 'mfa']);
+  });
+
+  it('signing in again after sign-out: POST /auth answers the resume URL when the app already has consent', async () => {
+    await newUser('oidcned');
+    const app = await registerApp();
+    const flow = await signInFlow('oidcned', app);
+    await flow.browser.fetch('/api/v1/auth/logout', { method: 'POST' });
+    const again = await authorize(app.config, flow.browser);
+    expect(again.location).toMatch(/^\/consent\?interaction=/);
+    const login = await consoleLogin(flow.browser, 'oidcned');
+    const { url } = (await login.json()) as { url?: string };
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/oidc\/auth\//);
+    const callback = await followToApp(flow.browser, url ?? '');
+    expect(callback.searchParams.get('state')).toBe(again.state);
+    const tokens = await client.authorizationCodeGrant(app.config, callback, {
+      pkceCodeVerifier: again.verifier,
+      expectedState: again.state,
+      expectedNonce: again.nonce,
+    });
+    expect(tokens.access_token).toBeTruthy();
+  });
+
+  it('POST /auth without a waiting authorization carries no url', async () => {
+    await newUser('oidcola');
+    const res = await consoleLogin(new Browser(issuer), 'oidcola');
+    expect(res.status).toBe(200);
+    expect((await res.json()) as object).not.toHaveProperty('url');
   });
 
   it('end-session ends the provider session', async () => {

@@ -1,4 +1,11 @@
-import { OauthAuthorizeQuerySchema, OauthAuthorizeSchema, OpenidVerifyBodySchema, OpenidVerifySchema } from '@palisade/contracts';
+import {
+  OauthAuthorizeQuerySchema,
+  OauthAuthorizeSchema,
+  OpenidKeysRotateBodySchema,
+  OpenidKeysRotatedSchema,
+  OpenidVerifyBodySchema,
+  OpenidVerifySchema,
+} from '@palisade/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
@@ -10,6 +17,7 @@ import { actorOf } from '#src/plugins/session.js';
 import { findClientMetadata } from './clients.js';
 import type { OidcHost } from './host.js';
 import { denyInteraction, finishInteraction, type Interaction, requestedScopes } from './interactions.js';
+import { rotateSigningKeys } from './signing-keys.js';
 
 const notFound = () =>
   new HttpProblem(404, 'openid.interaction_not_found', 'This sign-in request has expired or was started in another browser.');
@@ -94,6 +102,31 @@ export const openidInteractionRoutes: FastifyPluginAsyncZod<{ host: OidcHost; db
         details: { scopes: finished.scopes },
       });
       return { url: finished.url };
+    },
+  );
+
+  app.post(
+    '/api/v1/openid/keys/rotate',
+    {
+      schema: {
+        tags,
+        summary: "Rotate the provider's signing keys: new keys published now, signing after publish_ahead_hours",
+        body: OpenidKeysRotateBodySchema,
+        response: { 200: OpenidKeysRotatedSchema, ...problems(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const hours = request.body.publish_ahead_hours;
+      const rotated = await rotateSigningKeys(db, secrets, hours * 3600);
+      // This replica serves the new key set at once; the others within a minute (OidcHost).
+      await host.reloadKeys();
+      await recordEvent(db, {
+        type: 'openid.signing_keys_rotated',
+        actor: userActor(actorOf(request)),
+        object: { type: 'settings' },
+        details: { kids: rotated.kids, activates_at: rotated.activatesAt.toISOString() },
+      });
+      return { kids: rotated.kids, activates_at: rotated.activatesAt.toISOString() };
     },
   );
 };

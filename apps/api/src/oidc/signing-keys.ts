@@ -49,10 +49,11 @@ export async function rotateSigningKeys(
   db: Db,
   secrets: SecretBox,
   publishAheadSeconds = DEFAULT_PUBLISH_AHEAD_SECONDS,
-): Promise<{ activatesAt: Date }> {
+): Promise<{ activatesAt: Date; kids: string[] }> {
   const activatesAt = new Date(Date.now() + publishAheadSeconds * 1000);
-  await insertRotatedKeys(db, activatesAt, newKeys(secrets, activatesAt));
-  return { activatesAt };
+  const keys = newKeys(secrets, activatesAt);
+  await insertRotatedKeys(db, activatesAt, keys);
+  return { activatesAt, kids: keys.map((k) => k.kid) };
 }
 
 /**
