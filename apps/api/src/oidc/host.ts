@@ -55,7 +55,6 @@ export class OidcHost {
 
   attach(app: FastifyInstance): void {
     this.#app = app;
-    app.decorate('oidc', this);
   }
 
   issuer(): string {

@@ -19,6 +19,7 @@ const INTERACTION_COOKIE = '_interaction';
  */
 export const oidcMountPlugin = fp(async (app: FastifyInstance, opts: { host: OidcHost; openidEnabled: () => Promise<boolean> }) => {
   opts.host.attach(app);
+  app.decorate('oidc', opts.host);
   app.addHook('onReady', async () => opts.host.start(app.log));
   app.addHook('preClose', async () => opts.host.stop());
   app.addHook('preSerialization', async (request, reply, payload: unknown) => {
