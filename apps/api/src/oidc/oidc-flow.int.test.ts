@@ -415,6 +415,28 @@ describe('OpenID provider: openid-client as the relying party', () => {
     expect((await res.json()) as object).not.toHaveProperty('url');
   });
 
+  it('deleting an app deletes its grants, codes and tokens', async () => {
+    await newUser('oidcpat');
+    const app = await registerApp();
+    const flow = await signInFlow('oidcpat', app);
+    const tokens = await client.authorizationCodeGrant(app.config, flow.callback, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+      expectedNonce: flow.nonce,
+    });
+    const stored = async () => {
+      const res = await t.database.db.execute(
+        sql`select count(*)::int as n from oidc_artifacts where client_id = ${app.clientId} or grant_id in (select id from oidc_artifacts where client_id = ${app.clientId})`,
+      );
+      return (res as unknown as { rows: { n: number }[] }).rows[0]?.n;
+    };
+    expect(await stored()).toBeGreaterThan(0);
+    const admin = await t.loginAdmin();
+    expect((await t.request('DELETE', `/api/v1/oauth/${app.clientId}`, { cookie: admin })).statusCode).toBeLessThan(300);
+    expect(await stored()).toBe(0);
+    await expect(client.fetchUserInfo(app.config, tokens.access_token, String(tokens.claims()?.sub))).rejects.toBeTruthy();
+  });
+
   it('end-session ends the provider session', async () => {
     await newUser('oidcmia');
     const app = await registerApp();

@@ -112,3 +112,19 @@ export async function findOAuthClientRow(db: Db, clientId: string) {
   const [app] = await db.select().from(oauthClients).where(eq(oauthClients.clientId, clientId)).limit(1);
   return app;
 }
+
+/**
+ * Deletes what the provider stored for an app (its grants with their codes and tokens, its waiting
+ * interactions): called in the transaction that deletes the app.
+ */
+export async function deleteClientArtifacts(db: Db, clientId: string): Promise<void> {
+  await db
+    .delete(oidcArtifacts)
+    .where(
+      or(
+        eq(oidcArtifacts.clientId, clientId),
+        sql`${oidcArtifacts.grantId} in (select id from oidc_artifacts where model = 'Grant' and client_id = ${clientId})`,
+        and(eq(oidcArtifacts.model, 'Interaction'), sql`${oidcArtifacts.payload}->'params'->>'client_id' = ${clientId}`),
+      ),
+    );
+}

@@ -1,11 +1,10 @@
 import type { Db } from '#src/db/client.js';
+import { deleteClientArtifacts } from '#src/oidc/provider.repo.js';
 
 /**
  * Called in the transaction that deletes an OpenID app: removes what the OIDC provider stored for
- * that client (grants, authorization codes, access and refresh tokens, sessions, interactions).
- * The provider's storage arrives with the provider itself (`apps/api/src/oidc`); until it does,
- * there is nothing stored to remove.
+ * that client (grants, authorization codes, access and refresh tokens, waiting interactions).
  */
-export async function removeProviderArtifacts(_tx: Db, _clientId: string): Promise<void> {
-  // TODO(oidc provider): delete this client's rows from the provider's adapter table here.
+export async function removeProviderArtifacts(tx: Db, clientId: string): Promise<void> {
+  await deleteClientArtifacts(tx, clientId);
 }
