@@ -27,17 +27,20 @@ import { type EventParam, eventInsert, eventParams, type NewEventRow } from '#sr
  *    the counters' relief, the new session and the login event, all or nothing, with an
  *    asynchronous commit (as the password login's success statement).
  *
- * The attempt count commits asynchronously too (`synchronous_commit` off for its transaction).
- * The lockout's correctness does not rest on it: the count is visible to every other statement
- * the moment it commits, and the row lock of the upsert orders concurrent attempts, whatever the
- * commit mode. What an asynchronous commit gives up is crash durability only: a PostgreSQL crash
- * (not an API restart) within the WAL writer's delay (≤ 3 × `wal_writer_delay`, 600 ms by
- * default) can forget the increments of that last fraction of a second — and any synchronous
- * commit by anyone in between (a password login, any ordinary write) flushes them too, the WAL
- * being one sequence. To gain a handful of guesses against a 6-digit code an attacker would have
- * to crash the database server each time, which also ends every pending state. The password
- * step's `begin` keeps its synchronous commit (next to an Argon2 verification it costs nothing
- * noticeable); for the code step the flush was the largest single cost (docs/benchmarks.md).
+ * The attempt count commits asynchronously too (`synchronous_commit` off for its transaction). The
+ * lockout's correctness does not rest on the commit mode: the count is visible to every other
+ * statement the moment it commits, and the row lock of the upsert orders concurrent attempts.
+ * What an asynchronous commit alone would give up is crash durability: a PostgreSQL crash (not an
+ * API restart) within the WAL writer's delay (≤ 3 × `wal_writer_delay`, 600 ms by default) could
+ * forget the increment. It does not here for any attempt that was answered as a failure: the
+ * refusal records `auth.login_failed` (or `auth.locked_out`) in a statement that commits
+ * synchronously after the count, and that flush writes the WAL up to its own commit, the count's
+ * included (the WAL is one sequence), before the 400 goes out. Keep that event's commit
+ * synchronous. Exposed are only a successful step's count (which its success statement clears
+ * anyway) and attempts still unanswered when the server crashes (their sender learns nothing).
+ * The password step's `begin` keeps its synchronous commit (next to an Argon2 verification it
+ * costs nothing noticeable); for the code step the flushes were the largest single cost
+ * (docs/benchmarks.md).
  */
 
 interface StepRow extends AttemptRow {
