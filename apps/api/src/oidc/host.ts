@@ -83,7 +83,6 @@ export class OidcHost {
       db,
       secrets,
       jwks,
-      trustProxy: this.#options.trustProxy,
       hooks: { consoleAccount: (ctx) => this.#consoleAccount(ctx), interactionUrl: (ctx, i) => this.#interactionUrl(ctx, i) },
     });
     this.#current = { provider, fingerprint: jwksFingerprint(jwks) };
@@ -108,9 +107,19 @@ export class OidcHost {
     clearInterval(this.#timer);
   }
 
-  /** Hands a request to the provider (raw Node request and response). */
+  /**
+   * Hands a request to the provider (raw Node request and response). The provider builds its
+   * endpoint URLs from the request's host and scheme; they are set to the issuer's here, so the
+   * discovery document names the public address whatever Host a proxy forwards, and cookies are
+   * Secure exactly when the issuer is https. Client addresses from X-Forwarded-For count only
+   * with TRUST_PROXY.
+   */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const provider = await this.provider();
+    const issuer = new URL(this.issuer());
+    req.headers['x-forwarded-host'] = issuer.host;
+    req.headers['x-forwarded-proto'] = issuer.protocol.slice(0, -1);
+    if (!this.#options.trustProxy) delete req.headers['x-forwarded-for'];
     await provider.callback()(req, res);
   }
 

@@ -52,7 +52,6 @@ export interface ProviderOptions {
   db: Db;
   secrets: SecretBox;
   jwks: ProviderJwk[];
-  trustProxy: boolean;
   hooks: ProviderHooks;
 }
 
@@ -137,6 +136,7 @@ export function createProvider(options: ProviderOptions): Provider {
     renderError,
   };
   const provider = new Provider(options.issuer, configuration);
-  provider.proxy = options.trustProxy;
+  // OidcHost.handle sets X-Forwarded-Host/Proto to the issuer's on every request it hands over.
+  provider.proxy = true;
   return provider;
 }
