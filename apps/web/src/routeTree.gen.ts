@@ -24,6 +24,7 @@ import { Route as AuthedUsersUsernameRouteImport } from './routes/_authed/users.
 import { Route as AuthedAdminLocationsIndexRouteImport } from './routes/_authed/_admin/locations.index'
 import { Route as AuthedAdminLocationsIdRouteImport } from './routes/_authed/_admin/locations.$id'
 import { Route as AuthedAdminLocationsNewRouteImport } from './routes/_authed/_admin/locations.new'
+import { Route as AuthedAdminOpenidAppsIndexRouteImport } from './routes/_authed/_admin/openid-apps.index'
 import { Route as AuthedAdminOverviewIndexRouteImport } from './routes/_authed/_admin/overview.index'
 import { Route as AuthedAdminOverviewLocationIdRouteImport } from './routes/_authed/_admin/overview.$locationId'
 import { Route as AuthedAdminUsersIndexRouteImport } from './routes/_authed/_admin/users.index'
@@ -109,6 +110,12 @@ const AuthedAdminLocationsNewRoute = AuthedAdminLocationsNewRouteImport.update({
   path: '/locations/new',
   getParentRoute: () => AuthedAdminRoute,
 } as any)
+const AuthedAdminOpenidAppsIndexRoute =
+  AuthedAdminOpenidAppsIndexRouteImport.update({
+    id: '/openid-apps/',
+    path: '/openid-apps/',
+    getParentRoute: () => AuthedAdminRoute,
+  } as any)
 const AuthedAdminOverviewIndexRoute =
   AuthedAdminOverviewIndexRouteImport.update({
     id: '/overview/',
@@ -173,6 +180,7 @@ export interface FileRoutesByFullPath {
   '/webhooks/$id': typeof AuthedAdminWebhooksIdRoute
   '/users/$username/add-device': typeof AuthedUsersUsernameAddDeviceRoute
   '/locations/': typeof AuthedAdminLocationsIndexRoute
+  '/openid-apps/': typeof AuthedAdminOpenidAppsIndexRoute
   '/overview/': typeof AuthedAdminOverviewIndexRoute
   '/users/': typeof AuthedAdminUsersIndexRoute
   '/webhooks/': typeof AuthedAdminWebhooksIndexRoute
@@ -196,6 +204,7 @@ export interface FileRoutesByTo {
   '/webhooks/$id': typeof AuthedAdminWebhooksIdRoute
   '/users/$username/add-device': typeof AuthedUsersUsernameAddDeviceRoute
   '/locations': typeof AuthedAdminLocationsIndexRoute
+  '/openid-apps': typeof AuthedAdminOpenidAppsIndexRoute
   '/overview': typeof AuthedAdminOverviewIndexRoute
   '/users': typeof AuthedAdminUsersIndexRoute
   '/webhooks': typeof AuthedAdminWebhooksIndexRoute
@@ -222,6 +231,7 @@ export interface FileRoutesById {
   '/_authed/_admin/webhooks/$id': typeof AuthedAdminWebhooksIdRoute
   '/_authed/users/$username_/add-device': typeof AuthedUsersUsernameAddDeviceRoute
   '/_authed/_admin/locations/': typeof AuthedAdminLocationsIndexRoute
+  '/_authed/_admin/openid-apps/': typeof AuthedAdminOpenidAppsIndexRoute
   '/_authed/_admin/overview/': typeof AuthedAdminOverviewIndexRoute
   '/_authed/_admin/users/': typeof AuthedAdminUsersIndexRoute
   '/_authed/_admin/webhooks/': typeof AuthedAdminWebhooksIndexRoute
@@ -247,6 +257,7 @@ export interface FileRouteTypes {
     | '/webhooks/$id'
     | '/users/$username/add-device'
     | '/locations/'
+    | '/openid-apps/'
     | '/overview/'
     | '/users/'
     | '/webhooks/'
@@ -270,6 +281,7 @@ export interface FileRouteTypes {
     | '/webhooks/$id'
     | '/users/$username/add-device'
     | '/locations'
+    | '/openid-apps'
     | '/overview'
     | '/users'
     | '/webhooks'
@@ -295,6 +307,7 @@ export interface FileRouteTypes {
     | '/_authed/_admin/webhooks/$id'
     | '/_authed/users/$username_/add-device'
     | '/_authed/_admin/locations/'
+    | '/_authed/_admin/openid-apps/'
     | '/_authed/_admin/overview/'
     | '/_authed/_admin/users/'
     | '/_authed/_admin/webhooks/'
@@ -415,6 +428,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedAdminLocationsNewRouteImport
       parentRoute: typeof AuthedAdminRoute
     }
+    '/_authed/_admin/openid-apps/': {
+      id: '/_authed/_admin/openid-apps/'
+      path: '/openid-apps'
+      fullPath: '/openid-apps/'
+      preLoaderRoute: typeof AuthedAdminOpenidAppsIndexRouteImport
+      parentRoute: typeof AuthedAdminRoute
+    }
     '/_authed/_admin/overview/': {
       id: '/_authed/_admin/overview/'
       path: '/overview'
@@ -484,6 +504,7 @@ interface AuthedAdminRouteChildren {
   AuthedAdminOverviewLocationIdRoute: typeof AuthedAdminOverviewLocationIdRoute
   AuthedAdminWebhooksIdRoute: typeof AuthedAdminWebhooksIdRoute
   AuthedAdminLocationsIndexRoute: typeof AuthedAdminLocationsIndexRoute
+  AuthedAdminOpenidAppsIndexRoute: typeof AuthedAdminOpenidAppsIndexRoute
   AuthedAdminOverviewIndexRoute: typeof AuthedAdminOverviewIndexRoute
   AuthedAdminUsersIndexRoute: typeof AuthedAdminUsersIndexRoute
   AuthedAdminWebhooksIndexRoute: typeof AuthedAdminWebhooksIndexRoute
@@ -501,6 +522,7 @@ const AuthedAdminRouteChildren: AuthedAdminRouteChildren = {
   AuthedAdminOverviewLocationIdRoute: AuthedAdminOverviewLocationIdRoute,
   AuthedAdminWebhooksIdRoute: AuthedAdminWebhooksIdRoute,
   AuthedAdminLocationsIndexRoute: AuthedAdminLocationsIndexRoute,
+  AuthedAdminOpenidAppsIndexRoute: AuthedAdminOpenidAppsIndexRoute,
   AuthedAdminOverviewIndexRoute: AuthedAdminOverviewIndexRoute,
   AuthedAdminUsersIndexRoute: AuthedAdminUsersIndexRoute,
   AuthedAdminWebhooksIndexRoute: AuthedAdminWebhooksIndexRoute,

@@ -21,6 +21,7 @@ const PAGE_TITLES: Partial<Record<keyof FileRoutesById, MessageKey>> = {
   '/_authed/_admin/connected-users': 'nav.connectedUsers',
   '/_authed/_admin/webhooks/': 'webhooks.title',
   '/_authed/_admin/webhooks/$id': 'webhooks.deliveries',
+  '/_authed/_admin/openid-apps/': 'openidApps.title',
   '/_authed/_admin/overview/$locationId': 'overview.title',
   '/_authed/users/$username_/add-device': 'addDevice.title',
   '/_authed/activity-log/': 'activity.title',

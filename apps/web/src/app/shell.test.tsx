@@ -41,6 +41,7 @@ const EVERY_ENTRY = [
   'Locations',
   'Network devices',
   'Webhooks',
+  'OpenID apps',
   'Settings',
   'Activity log',
   'My profile',
@@ -66,7 +67,7 @@ describe('console shell', { timeout: 30_000 }, () => {
     await renderSignedIn('/locations', { me: () => jsonResponse(200, admin), settings: { wireguard_enabled: false } });
     expect(await screen.findByRole('heading', { name: 'Module disabled' })).toBeTruthy();
     const labels = Array.from(nav().querySelectorAll('a')).map((a) => a.textContent);
-    expect(labels).toEqual(['Users', 'Groups', 'Webhooks', 'Settings', 'Activity log', 'My profile']);
+    expect(labels).toEqual(['Users', 'Groups', 'Webhooks', 'OpenID apps', 'Settings', 'Activity log', 'My profile']);
     await waitFor(() => expect(document.title).toBe('Module disabled · Acme VPN'));
   });
 
@@ -75,6 +76,13 @@ describe('console shell', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('heading', { name: 'Module disabled' })).toBeTruthy();
     const labels = Array.from(nav().querySelectorAll('a')).map((a) => a.textContent);
     expect(labels).toEqual(EVERY_ENTRY.filter((label) => label !== 'Webhooks'));
+  });
+
+  it('with the OpenID module off: no OpenID apps entry, and its screen says the module is disabled', async () => {
+    await renderSignedIn('/openid-apps', { me: () => jsonResponse(200, admin), settings: { openid_enabled: false } });
+    expect(await screen.findByRole('heading', { name: 'Module disabled' })).toBeTruthy();
+    const labels = Array.from(nav().querySelectorAll('a')).map((a) => a.textContent);
+    expect(labels).toEqual(EVERY_ENTRY.filter((label) => label !== 'OpenID apps'));
   });
 
   it('a module switched off elsewhere: its first module.disabled answer refreshes the switches and the screen goes', async () => {

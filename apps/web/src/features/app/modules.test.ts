@@ -30,6 +30,13 @@ describe('module visibility', () => {
     expect(disabledModuleOf(webhooksOff, '/locations')).toBeUndefined();
   });
 
+  it('hides the OpenID apps screen while the OpenID module is off', () => {
+    const openidOff = { ...DEFAULT_SETTINGS, openid_enabled: false };
+    expect(disabledModuleOf(openidOff, '/openid-apps')).toBe('openid');
+    expect(disabledModuleOf(DEFAULT_SETTINGS, '/openid-apps')).toBeUndefined();
+    expect(disabledModuleOf(openidOff, '/webhooks')).toBeUndefined();
+  });
+
   it('leaves the other screens alone', () => {
     for (const path of ['/users', '/users/anna', '/groups', '/settings', '/locationsx'])
       expect(disabledModuleOf(off, path), path).toBeUndefined();

@@ -3,9 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { essentialsQueryOptions } from './app.queries';
 
 /** Console modules an administrator can switch off in the settings (Global tab). */
-export type ConsoleModule = 'wireguard' | 'webhooks';
+export type ConsoleModule = 'wireguard' | 'webhooks' | 'openid';
 
-const FLAGS: Record<ConsoleModule, keyof SettingsEssentials> = { wireguard: 'wireguard_enabled', webhooks: 'webhooks_enabled' };
+const FLAGS: Record<ConsoleModule, keyof SettingsEssentials> = {
+  wireguard: 'wireguard_enabled',
+  webhooks: 'webhooks_enabled',
+  openid: 'openid_enabled',
+};
 
 /**
  * Screens that belong to a module, by path: while it is off they show the "module disabled" page
@@ -20,6 +24,7 @@ const MODULE_PATHS: Record<ConsoleModule, readonly RegExp[]> = {
     /^\/users\/[^/]+\/add-device\/?$/,
   ],
   webhooks: [/^\/webhooks(\/|$)/],
+  openid: [/^\/openid-apps(\/|$)/],
 };
 
 export function isModuleEnabled(settings: SettingsEssentials | undefined, module: ConsoleModule): boolean {
