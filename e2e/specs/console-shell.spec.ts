@@ -90,7 +90,15 @@ test('with the WireGuard module off its navigation, screens and device sections 
     await expect(page.getByText('Settings saved.')).toBeVisible();
 
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
-    await expect(nav.getByRole('link')).toHaveText(['Users', 'Groups', 'Webhooks', 'OpenID apps', 'Settings', 'Activity log', 'My profile']);
+    await expect(nav.getByRole('link')).toHaveText([
+      'Users',
+      'Groups',
+      'Webhooks',
+      'OpenID apps',
+      'Settings',
+      'Activity log',
+      'My profile',
+    ]);
     await page.goto('/locations');
     await expect(page.getByRole('heading', { name: 'Module disabled' })).toBeVisible();
     await expect(page.getByText('This module is disabled by an administrator.')).toBeVisible();
