@@ -230,6 +230,25 @@ describe('OpenID provider: openid-client as the relying party', () => {
     await expect(client.fetchUserInfo(app.config, tokens.access_token, sub)).rejects.toBeTruthy();
   });
 
+  it('a disabled app: its tokens are refused at once (userinfo, refresh, introspection)', async () => {
+    await newUser('oidcqin');
+    const app = await registerApp();
+    const flow = await signInFlow('oidcqin', app);
+    const tokens = await client.authorizationCodeGrant(app.config, flow.callback, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+      expectedNonce: flow.nonce,
+    });
+    const sub = String(tokens.claims()?.sub);
+    expect(await client.tokenIntrospection(app.config, tokens.access_token)).toMatchObject({ active: true, sub, client_id: app.clientId });
+    await t.database.db.update(oauthClients).set({ enabled: false }).where(eq(oauthClients.clientId, app.clientId));
+    await expect(client.fetchUserInfo(app.config, tokens.access_token, sub)).rejects.toBeTruthy();
+    await expect(client.refreshTokenGrant(app.config, tokens.refresh_token ?? '')).rejects.toMatchObject({ status: 401 });
+    await t.database.db.update(oauthClients).set({ enabled: true }).where(eq(oauthClients.clientId, app.clientId));
+    await client.tokenRevocation(app.config, tokens.access_token);
+    expect(await client.tokenIntrospection(app.config, tokens.access_token)).toMatchObject({ active: false });
+  });
+
   it('a disabled user: refresh and userinfo fail at once', async () => {
     await newUser('oidcerin');
     const app = await registerApp();
