@@ -35,6 +35,7 @@ import { statsRoutes } from '#src/modules/stats/stats.routes.js';
 import { usersRoutes } from '#src/modules/users/users.routes.js';
 import { webhooksRoutes } from '#src/modules/webhooks/webhooks.routes.js';
 import { oauthClientsRoutes } from '#src/modules/oauth-clients/oauth-clients.routes.js';
+import { authorizedAppsRoutes } from '#src/modules/authorized-apps/authorized-apps.routes.js';
 import { accessPlugin } from '#src/plugins/access.js';
 import { csrfPlugin } from '#src/plugins/csrf.js';
 import { errorHandlerPlugin, sendFrameworkError } from '#src/plugins/error-handler.js';
@@ -253,6 +254,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(oauthClientsRoutes, { db: database.db, secrets });
   await app.register(activityLogRoutes, { db: database.db });
   await app.register(openidInteractionRoutes, { host: oidc, db: database.db, secrets });
+  await app.register(authorizedAppsRoutes, { db: database.db });
   const vpnTotp = new TotpService(database.db, secrets, app.mfa, async () => 'Palisade');
   await app.register(vpnSessionsRoutes, {
     db: database.db,

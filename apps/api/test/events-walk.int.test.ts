@@ -384,6 +384,12 @@ const FIXTURES: Record<string, Fixture> = {
     const { uid, cookie, clientId } = await openidInteraction(w, caller);
     return { url: `/api/v1/oauth/authorize?interaction=${uid}&allow=true`, cookie, object: { type: 'oauth_app', id: clientId } };
   },
+  'DELETE /api/v1/user/:username/oauth_app/:client_id': async (w, caller) => {
+    const { uid, cookie, clientId } = await openidInteraction(w, caller);
+    const decided = await w.request('POST', `/api/v1/oauth/authorize?interaction=${uid}&allow=true`, { cookie });
+    if (decided.statusCode !== 200) throw new Error(`consent: ${decided.statusCode} ${decided.body}`);
+    return { url: `/api/v1/user/${caller.username}/oauth_app/${clientId}`, object: { type: 'oauth_app', id: clientId } };
+  },
 
   // MFA
   'POST /api/v1/auth/totp': async (w, caller) => {

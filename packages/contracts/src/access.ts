@@ -181,6 +181,9 @@ export const ROUTE_ACCESS = {
   'DELETE /api/v1/oauth/:id': openidModule('admin', 'oauth_client.delete'),
   'GET /api/v1/oauth/:id/secret': openidModule('admin', 'oauth_client.read_secret'),
   'POST /api/v1/oauth/:id/secret': openidModule('admin', 'oauth_client.regenerate_secret'),
+  // A user's authorized apps (the grants they gave): the user or an admin.
+  'GET /api/v1/oauth/apps/:username': openidModule('self_or_admin', 'authorized_app.list'),
+  'DELETE /api/v1/user/:username/oauth_app/:client_id': openidModule('self_or_admin', 'authorized_app.revoke'),
 } as const satisfies Record<string, RouteRule>;
 
 export type RouteKey = keyof typeof ROUTE_ACCESS;

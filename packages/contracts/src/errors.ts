@@ -71,6 +71,7 @@ export const ERROR_CODES = [
   'openid.interaction_not_found',
   'oauth_client.not_found',
   'oauth_client.public',
+  'authorized_app.not_found',
   'egress.blocked',
   'mail.not_configured',
   'mail.send_failed',

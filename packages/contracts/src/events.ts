@@ -106,6 +106,7 @@ export const EVENT_CATALOGUE = {
 
   'oauth_app.authorized': { module: 'openid' },
   'oauth_app.access_denied': { module: 'openid' },
+  'oauth_app.authorization_revoked': { module: 'openid' },
   'openid.signing_keys_rotated': { module: 'openid' },
   'oauth_app.created': { module: 'openid' },
   'oauth_app.modified': { module: 'openid' },

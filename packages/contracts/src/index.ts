@@ -18,3 +18,4 @@ export * from './mfa.js';
 export * from './mfa-webauthn.js';
 export * from './openid.js';
 export * from './oauth-clients.js';
+export * from './authorized-apps.js';

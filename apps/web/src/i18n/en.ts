@@ -1219,6 +1219,7 @@ export const en = {
   'activity.event.mfa.security_key_removed': 'Security key removed',
   'activity.event.oauth_app.authorized': 'OpenID app authorized',
   'activity.event.oauth_app.access_denied': 'OpenID app authorization declined',
+  'activity.event.oauth_app.authorization_revoked': 'OpenID app authorization revoked',
   'activity.event.openid.signing_keys_rotated': 'OpenID signing keys rotated',
   'activity.event.oauth_app.created': 'OpenID app added',
   'activity.event.oauth_app.modified': 'OpenID app modified',

@@ -1179,6 +1179,7 @@ export const ko: Catalogue = {
   'activity.event.mfa.security_key_removed': '보안 키 삭제함',
   'activity.event.oauth_app.authorized': 'OpenID 앱 권한 부여함',
   'activity.event.oauth_app.access_denied': 'OpenID 앱 권한 부여 거절함',
+  'activity.event.oauth_app.authorization_revoked': 'OpenID 앱 권한 철회함',
   'activity.event.openid.signing_keys_rotated': 'OpenID 서명 키 교체함',
   'activity.event.oauth_app.created': 'OpenID 앱 추가함',
   'activity.event.oauth_app.modified': 'OpenID 앱 수정함',

@@ -1278,6 +1278,7 @@ export const pl: Catalogue = {
   'activity.event.mfa.security_key_removed': 'Usunięto klucz bezpieczeństwa',
   'activity.event.oauth_app.authorized': 'Autoryzowano aplikację OpenID',
   'activity.event.oauth_app.access_denied': 'Odmówiono autoryzacji aplikacji OpenID',
+  'activity.event.oauth_app.authorization_revoked': 'Cofnięto autoryzację aplikacji OpenID',
   'activity.event.openid.signing_keys_rotated': 'Wymieniono klucze podpisujące OpenID',
   'activity.event.oauth_app.created': 'Dodano aplikację OpenID',
   'activity.event.oauth_app.modified': 'Zmieniono aplikację OpenID',
