@@ -1,8 +1,20 @@
 import { type LoginSuccess, LoginSuccessSchema } from '@palisade/contracts';
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpProblem } from '#src/lib/problem.js';
 import { isProviderPath, type OidcHost } from './host.js';
+
+/**
+ * The security headers' CSP, without `form-action`: the provider's form_post response page posts
+ * the code to the app's own origin (the provider adds its inline script's hash to `script-src`).
+ */
+function allowFormPostToApps(res: ServerResponse): void {
+  const csp = res.getHeader('content-security-policy');
+  if (typeof csp !== 'string') return;
+  const directives = csp.split(';').filter((d) => !d.trim().startsWith('form-action'));
+  res.setHeader('content-security-policy', directives.join(';'));
+}
 
 /** oidc-provider's interaction cookie (path /api/v1: it reaches the sign-in routes). */
 const INTERACTION_COOKIE = '_interaction';
@@ -33,6 +45,7 @@ export const oidcMountPlugin = fp(async (app: FastifyInstance, opts: { host: Oid
     if (!isProviderPath(request.url)) return;
     if (!(await opts.openidEnabled())) throw new HttpProblem(404, 'module.disabled', 'The OpenID module is disabled.');
     const started = process.hrtime.bigint();
+    allowFormPostToApps(reply.raw);
     reply.hijack();
     reply.raw.once('finish', () => {
       const responseTime = Number(process.hrtime.bigint() - started) / 1e6;

@@ -375,6 +375,29 @@ describe('OpenID provider: openid-client as the relying party', () => {
     expect(callback.searchParams.get('code')).toBeTruthy();
   });
 
+  it('response_mode=form_post: the page may post the code to the app (CSP without form-action, its script allowed by hash)', async () => {
+    await newUser('oidcrex');
+    const app = await registerApp();
+    const flow = await signInFlow('oidcrex', app);
+    const verifier = client.randomPKCECodeVerifier();
+    const url = client.buildAuthorizationUrl(app.config, {
+      redirect_uri: REDIRECT,
+      scope: 'openid',
+      response_mode: 'form_post',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state: 'fp-state',
+    });
+    const res = await flow.browser.fetch(url.href);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(`action="${REDIRECT}"`);
+    expect(html).toContain('name="code"');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).not.toContain('form-action');
+    expect(csp).toMatch(/script-src 'self' 'sha256-/);
+  });
+
   it('a provider session does not outlive the console session: after sign-out the next authorization asks to sign in', async () => {
     await newUser('oidckim');
     const app = await registerApp();
