@@ -48,8 +48,6 @@ import { MfaCore } from '#src/modules/mfa/mfa.core.js';
 import { webauthnRoutes } from '#src/modules/mfa/webauthn/webauthn.routes.js';
 import { emailCodeRoutes } from '#src/modules/mfa/email/email-code.routes.js';
 import { mfaRoutes } from '#src/modules/mfa/mfa.routes.js';
-import { enabledMethods } from '#src/modules/mfa/mfa.core.js';
-import { TotpService } from '#src/modules/mfa/totp.service.js';
 import { vpnSessionsRoutes } from '#src/modules/vpn-sessions/vpn-sessions.routes.js';
 import { createServices, type Services } from '#src/services.js';
 import { OidcHost } from '#src/oidc/host.js';
@@ -255,13 +253,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(activityLogRoutes, { db: database.db });
   await app.register(openidInteractionRoutes, { host: oidc, db: database.db, secrets });
   await app.register(authorizedAppsRoutes, { db: database.db });
-  const vpnTotp = new TotpService(database.db, secrets, app.mfa, async () => 'Palisade');
-  await app.register(vpnSessionsRoutes, {
-    db: database.db,
-    secrets,
-    check: (db, userId, code) => vpnTotp.check(db, userId, code),
-    hasMethod: async (db, userId) => (await enabledMethods(db, userId)).includes('totp'),
-  });
+  await app.register(vpnSessionsRoutes, { db: database.db, secrets, publicUrl: env.PUBLIC_URL });
   await app.register(webauthnRoutes, { db: database.db, publicUrl: env.PUBLIC_URL });
   await app.register(emailCodeRoutes, { db: database.db, secrets });
   await app.register(activityLogStreamsRoutes, {

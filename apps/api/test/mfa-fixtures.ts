@@ -24,3 +24,12 @@ export async function passwordStep(t: TestApp, username: string, remoteAddress?:
   if (res.statusCode !== 201) throw new Error(`password step ${username}: ${res.statusCode} ${res.body}`);
   return cookieOf(res);
 }
+
+/** A 6-digit code that is none of the TOTP codes valid around now (±2 steps). */
+export function wrongCode(secret: string): string {
+  const valid = new Set([-2, -1, 0, 1, 2].map((offset) => totpCode(secret, offset)));
+  for (let i = 0; ; i++) {
+    const code = String(i).padStart(6, '0');
+    if (!valid.has(code)) return code;
+  }
+}

@@ -100,6 +100,7 @@ export const EVENT_CATALOGUE = {
   'mfa.disabled': { module: 'mfa' },
   'mfa.reset': { module: 'mfa' },
   'mfa.recovery_codes_generated': { module: 'mfa' },
+  'mfa.code_failed': { module: 'mfa' },
 
   'mfa.security_key_added': { module: 'mfa' },
   'mfa.security_key_removed': { module: 'mfa' },

@@ -1195,6 +1195,7 @@ export const en = {
   'activity.event.mfa.disabled': 'Two-factor authentication turned off',
   'activity.event.mfa.reset': 'Two-factor authentication reset by an administrator',
   'activity.event.mfa.recovery_codes_generated': 'Recovery codes regenerated',
+  'activity.event.mfa.code_failed': 'Two-factor code refused',
   'activity.event.vpn_session.started': 'VPN session started after two-factor check',
   'activity.event.vpn_session.ended': 'VPN session ended',
   'vpnSessions.connectTitle': 'Connect {{device}} to {{location}}',

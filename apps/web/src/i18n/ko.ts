@@ -1157,6 +1157,7 @@ export const ko: Catalogue = {
   'activity.event.mfa.disabled': '2단계 인증 끔',
   'activity.event.mfa.reset': '관리자가 2단계 인증 초기화함',
   'activity.event.mfa.recovery_codes_generated': '복구 코드 재생성함',
+  'activity.event.mfa.code_failed': '2단계 인증 코드 거부됨',
   'activity.event.vpn_session.started': '2단계 인증 후 VPN 세션 시작함',
   'activity.event.vpn_session.ended': 'VPN 세션 종료됨',
   'vpnSessions.connectTitle': '{{device}}을(를) {{location}}에 연결',

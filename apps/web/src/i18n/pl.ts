@@ -1254,6 +1254,7 @@ export const pl: Catalogue = {
   'activity.event.mfa.disabled': 'Wyłączono uwierzytelnianie dwuskładnikowe',
   'activity.event.mfa.reset': 'Administrator zresetował uwierzytelnianie dwuskładnikowe',
   'activity.event.mfa.recovery_codes_generated': 'Wygenerowano nowe kody odzyskiwania',
+  'activity.event.mfa.code_failed': 'Odrzucono kod uwierzytelniania dwuskładnikowego',
   'activity.event.vpn_session.started': 'Rozpoczęto sesję VPN po weryfikacji dwuetapowej',
   'activity.event.vpn_session.ended': 'Zakończono sesję VPN',
   'vpnSessions.connectTitle': 'Połącz {{device}} z {{location}}',

@@ -5,7 +5,8 @@ import type { Db } from '#src/db/client.js';
 import { randomToken, type SecretBox, sha256 } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import { IP_POLICY, USERNAME_POLICY } from '#src/modules/auth/auth.service.js';
-import { anonymousActor, originOf, userActor } from '#src/modules/events/event-actor.js';
+import { LoginRepo } from '#src/modules/auth/login.repo.js';
+import { anonymousActor, originOf, type SignedInActor, userActor } from '#src/modules/events/event-actor.js';
 import { type DomainEvent, recordEvent, toEventRow } from '#src/modules/events/record-event.js';
 import { userObject } from '#src/modules/users/users.events.js';
 import { toUser } from '#src/modules/users/users.mapper.js';
@@ -28,6 +29,8 @@ import { type SessionCookieOptions, setSessionCookie } from '#src/plugins/sessio
 export type { MfaMethod } from './mfa.repo.js';
 /** What a sign-in step was passed with (`details.mfa_method` of `auth.login_succeeded`). */
 export type MfaStepMethod = MfaMethod | 'recovery';
+/** What a second-factor check outside the sign-in is for (`details.action` of `mfa.code_failed`). */
+export type MfaCheckAction = 'totp_enable' | 'email_enable' | 'mfa_disable' | 'vpn_session';
 
 /** A pending-MFA session lives 5 minutes and is never extended. */
 export const PENDING_MFA_TTL_MS = 5 * 60 * 1000;
@@ -153,6 +156,46 @@ export class MfaCore {
   }
 
   /**
+   * A second-factor check outside the sign-in (enabling a method, turning MFA off with a code, a
+   * VPN session's MFA) under the same per-user and per-IP counters as the password step. The
+   * attempt is counted before `run` (parallel guesses cannot pass the lock check together); 429
+   * `auth.too_many_attempts` when locked. `run` answers `undefined` when the code (or key) was
+   * wrong: the attempt stays counted, `mfa.code_failed` is recorded and the answer is 400
+   * `auth.invalid_code`. Otherwise (a value, or a problem of its own such as an expired challenge)
+   * only this attempt is taken back: the counters are not cleared, so a user's own successes
+   * cannot wipe out an attacker's counted guesses.
+   */
+  async guardedCheck<T>(actor: SignedInActor, method: MfaMethod, action: MfaCheckAction, run: () => Promise<T | undefined>): Promise<T> {
+    const login = new LoginRepo(this.db);
+    const ipKey = `ip:${actor.ip ?? 'unknown'}`;
+    const attempt = await login.begin(actor.username, ipKey, { user: USERNAME_POLICY, ip: IP_POLICY });
+    const object = userObject({ id: actor.userId, username: actor.username });
+    const details = { mfa_method: method, action };
+    if (attempt.locked || attempt.userFailures > USERNAME_POLICY.limit || attempt.ipFailures > IP_POLICY.limit) {
+      await recordEvent(this.db, { type: 'auth.locked_out', actor: userActor(actor), object, details });
+      throw new HttpProblem(429, 'auth.too_many_attempts', TOO_MANY_ATTEMPTS_DETAIL);
+    }
+    const forgive = async () => {
+      const repo = new MfaRepo(this.db);
+      await repo.forgiveAttempt(attempt.userKey, USERNAME_POLICY.limit);
+      await repo.forgiveAttempt(ipKey, IP_POLICY.limit);
+    };
+    let result: T | undefined;
+    try {
+      result = await run();
+    } catch (err) {
+      await forgive();
+      throw err;
+    }
+    if (result === undefined) {
+      await recordEvent(this.db, { type: 'mfa.code_failed', actor: userActor(actor), object, details });
+      throw new HttpProblem(400, 'auth.invalid_code', 'Code is invalid');
+    }
+    await forgive();
+    return result;
+  }
+
+  /**
    * Marks `method` enabled for the user and keeps the user's flags right: MFA on, the default
    * kept (or this method when there was none). Enabling the first method generates recovery codes,
    * returned once. Run it in the transaction that enables the method.
@@ -183,12 +226,13 @@ export class MfaCore {
 
   /**
    * Turns MFA off altogether (the user's `DELETE /auth/mfa`, an admin's reset): every method's
-   * row, the TOTP secret and the recovery codes go. Email and WebAuthn keep their own data
-   * (registered security keys stay listed), but no method is enabled any more.
+   * row, the TOTP secret, the security keys, pending challenges and emailed codes, and the
+   * recovery codes go, so nothing registered before (say, by someone who had the account) survives.
    */
   async disableAll(tx: Db, userId: number): Promise<void> {
     const repo = new MfaRepo(tx);
     await repo.removeAllMethods(userId);
+    await repo.removeKeysAndChallenges(userId);
     await repo.deleteRecoveryCodes(userId);
     await repo.setFlags(userId, false, null);
   }

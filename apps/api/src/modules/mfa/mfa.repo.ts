@@ -1,6 +1,15 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
-import { mfaMethods, mfaRecoveryCodes, mfaTotp, sessions, users } from '#src/db/schema/index.js';
+import {
+  authFailures,
+  mfaChallenges,
+  mfaMethods,
+  mfaRecoveryCodes,
+  mfaTotp,
+  mfaWebauthnKeys,
+  sessions,
+  users,
+} from '#src/db/schema/index.js';
 
 export type MfaMethod = (typeof mfaMethods.$inferSelect)['method'];
 
@@ -29,6 +38,27 @@ export class MfaRepo {
   async removeAllMethods(userId: number): Promise<void> {
     await this.db.delete(mfaMethods).where(eq(mfaMethods.userId, userId));
     await this.db.delete(mfaTotp).where(eq(mfaTotp.userId, userId));
+  }
+
+  /** The security keys and every pending challenge or emailed code (turning MFA off, the admin reset). */
+  async removeKeysAndChallenges(userId: number): Promise<void> {
+    await this.db.delete(mfaWebauthnKeys).where(eq(mfaWebauthnKeys.userId, userId));
+    await this.db.delete(mfaChallenges).where(eq(mfaChallenges.userId, userId));
+  }
+
+  /**
+   * Takes one counted attempt back from a failure counter (the login lockout's `auth_failures`),
+   * lifting a lock only when the count falls below `limit` again: a passed check outside the
+   * sign-in leaves the other failures (anyone's guesses) counted.
+   */
+  async forgiveAttempt(key: string, limit: number): Promise<void> {
+    await this.db
+      .update(authFailures)
+      .set({
+        failures: sql`greatest(${authFailures.failures} - 1, 0)`,
+        lockedUntil: sql`case when ${authFailures.failures} - 1 < ${limit}::int then null else ${authFailures.lockedUntil} end`,
+      })
+      .where(eq(authFailures.key, key));
   }
 
   async passwordHash(userId: number): Promise<string | null> {

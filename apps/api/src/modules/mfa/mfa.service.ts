@@ -59,12 +59,19 @@ export class MfaService {
     });
   }
 
-  /** Turns MFA off after proving the user again: the password, or a fresh authenticator code. */
+  /** Turns MFA off after proving the user again: the password, or a fresh authenticator code (counted like a sign-in step). */
   async disable(actor: Actor, body: z.infer<typeof MfaDisableBodySchema>): Promise<void> {
     const repo = new MfaRepo(this.db);
     if ((await repo.enabledMethods(actor.userId)).length === 0) throw notEnabled();
-    if (body.code !== undefined) {
-      if (!(await this.totp.check(this.db, actor.userId, body.code))) throw new HttpProblem(400, 'auth.invalid_code', 'Code is invalid');
+    const code = body.code;
+    if (code !== undefined) {
+      // A wrong code counts against the sign-in lockout.
+      await this.core.guardedCheck(
+        actor,
+        'totp',
+        'mfa_disable',
+        async () => (await this.totp.check(this.db, actor.userId, code)) || undefined,
+      );
     } else if (!(await verifyPassword(await repo.passwordHash(actor.userId), body.password ?? ''))) {
       throw new HttpProblem(400, 'auth.invalid_password', 'The current password is incorrect.', [
         { path: 'password', code: 'invalid', message: 'Invalid value' },

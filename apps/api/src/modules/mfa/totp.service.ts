@@ -55,30 +55,33 @@ export class TotpService {
     return { secret, uri: generateURI({ issuer: await this.instanceName(), label: actor.username, secret }) };
   }
 
-  /** Enables TOTP with a first valid code; the first method of the user also returns recovery codes. */
+  /**
+   * Enables TOTP with a first valid code; the first method of the user also returns recovery codes.
+   * A wrong code counts against the sign-in lockout (`MfaCore.guardedCheck`).
+   */
   async enable(actor: Actor, code: string): Promise<MfaEnabled> {
-    return withEvents(this.db, async (tx) => {
-      if ((await enabledMethods(tx, actor.userId)).includes('totp')) {
-        throw new HttpProblem(409, 'mfa.method_enabled', 'The authenticator app is already enabled.');
-      }
-      const record = await new TotpRepo(tx).get(actor.userId);
-      if (!record) throw new HttpProblem(400, 'mfa.totp_not_initialized', 'Start the authenticator app setup first.');
-      if (!(await this.#accept(tx, actor.userId, record.secret, record.lastStep, code))) {
-        throw new HttpProblem(400, 'auth.invalid_code', 'Code is invalid');
-      }
-      const { recoveryCodes } = await this.core.enableMethod(tx, actor.userId, 'totp');
-      return {
-        result: recoveryCodes ? { recovery_codes: recoveryCodes } : {},
-        events: [
-          {
-            type: 'mfa.method_enabled',
-            actor: userActor(actor),
-            object: userObject({ id: actor.userId, username: actor.username }),
-            details: { method: 'totp', ...(recoveryCodes ? { recovery_codes_generated: true } : {}) },
-          },
-        ],
-      };
-    });
+    return this.core.guardedCheck(actor, 'totp', 'totp_enable', () =>
+      withEvents(this.db, async (tx) => {
+        if ((await enabledMethods(tx, actor.userId)).includes('totp')) {
+          throw new HttpProblem(409, 'mfa.method_enabled', 'The authenticator app is already enabled.');
+        }
+        const record = await new TotpRepo(tx).get(actor.userId);
+        if (!record) throw new HttpProblem(400, 'mfa.totp_not_initialized', 'Start the authenticator app setup first.');
+        if (!(await this.#accept(tx, actor.userId, record.secret, record.lastStep, code))) return { result: undefined, events: [] };
+        const { recoveryCodes } = await this.core.enableMethod(tx, actor.userId, 'totp');
+        return {
+          result: recoveryCodes ? { recovery_codes: recoveryCodes } : {},
+          events: [
+            {
+              type: 'mfa.method_enabled',
+              actor: userActor(actor),
+              object: userObject({ id: actor.userId, username: actor.username }),
+              details: { method: 'totp', ...(recoveryCodes ? { recovery_codes_generated: true } : {}) },
+            },
+          ],
+        };
+      }),
+    );
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { MfaRequired, User } from '@palisade/contracts';
+import type { User } from '@palisade/contracts';
 import { isoTimestamp } from '#src/db/rows.js';
 import type { UserListRow, UserRecord } from './users.repo.js';
 
@@ -19,11 +19,6 @@ export function toUser(record: UserRecord): User {
     has_password: record.passwordHash !== null,
     created_at: record.createdAt.toISOString(),
   };
-}
-
-export function mfaMethodsOf(record: Pick<UserRecord, 'mfaMethod'>): MfaRequired['mfa'] {
-  const method = (record.mfaMethod ?? 'totp') as MfaRequired['mfa']['default_method'] & string;
-  return { methods: [method], default_method: method };
 }
 
 /** The list's rows become users without intermediate objects: it maps 50–200 rows per request. */

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
 import { queryRows } from '#src/db/rows.js';
+import type { MfaMethod } from '#src/modules/mfa/mfa.core.js';
 
 /** A session with its device and location names (GET /vpn_session). */
 export interface SessionRow {
@@ -14,6 +15,15 @@ export interface SessionRow {
   last_handshake: Date | null;
   ended_at: Date | null;
   end_reason: string | null;
+}
+
+/** A challenge waiting for its second factor. */
+export interface PendingChallenge {
+  id: number;
+  device_id: number;
+  location_id: number;
+  mfa_method: MfaMethod;
+  webauthn_challenge: string | null;
 }
 
 /** The user's device holding an address in the location, and whether the location is MFA-protected. */
@@ -43,20 +53,32 @@ export class VpnSessionsRepo {
     return row;
   }
 
-  async insertPending(values: { userId: number; deviceId: number; locationId: number; challengeHash: string; expiresAt: Date }) {
+  async insertPending(values: {
+    userId: number;
+    deviceId: number;
+    locationId: number;
+    challengeHash: string;
+    expiresAt: Date;
+    method: MfaMethod;
+    webauthnChallenge: string | null;
+  }) {
     await this.db.execute(
-      sql`insert into vpn_sessions (user_id, device_id, location_id, challenge_hash, challenge_expires_at)
-          values (${values.userId}, ${values.deviceId}, ${values.locationId}, ${values.challengeHash}, ${values.expiresAt.toISOString()})`,
+      sql`insert into vpn_sessions (user_id, device_id, location_id, challenge_hash, challenge_expires_at, mfa_method, webauthn_challenge)
+          values (${values.userId}, ${values.deviceId}, ${values.locationId}, ${values.challengeHash}, ${values.expiresAt.toISOString()},
+                  ${values.method}, ${values.webauthnChallenge})`,
     );
   }
 
-  /** Takes a pending, unexpired challenge of the user (one use: its hash is cleared). */
-  async takeChallenge(userId: number, challengeHash: string): Promise<{ id: number; device_id: number; location_id: number } | undefined> {
-    const [row] = await queryRows<{ id: number; device_id: number; location_id: number }>(
+  /**
+   * A pending, unexpired challenge of the user. With `lock`, locked until the transaction ends (a
+   * second finish of the same challenge waits, then finds it started). A wrong answer leaves it pending.
+   */
+  async pendingChallenge(userId: number, challengeHash: string, lock = false): Promise<PendingChallenge | undefined> {
+    const [row] = await queryRows<PendingChallenge>(
       this.db,
-      sql`update vpn_sessions set challenge_hash = null
+      sql`select id, device_id, location_id, mfa_method, webauthn_challenge from vpn_sessions
            where challenge_hash = ${challengeHash} and user_id = ${userId} and started_at is null and challenge_expires_at > now()
-       returning id, device_id, location_id`,
+           ${lock ? sql`for update` : sql``}`,
     );
     return row;
   }
@@ -72,8 +94,12 @@ export class VpnSessionsRepo {
     return rows.map((r) => r.id);
   }
 
+  /** Starts the session with its key; the challenge is spent. */
   async start(id: number, presharedKeyEnc: string): Promise<void> {
-    await this.db.execute(sql`update vpn_sessions set started_at = now(), preshared_key_enc = ${presharedKeyEnc} where id = ${id}`);
+    await this.db.execute(
+      sql`update vpn_sessions set started_at = now(), preshared_key_enc = ${presharedKeyEnc}, challenge_hash = null, webauthn_challenge = null
+           where id = ${id}`,
+    );
   }
 
   async get(id: number): Promise<SessionRow | undefined> {

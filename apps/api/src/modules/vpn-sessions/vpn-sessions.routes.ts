@@ -8,23 +8,34 @@ import {
 } from '@palisade/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
 import { problems } from '#src/lib/route-schemas.js';
+import { EmailCodeService } from '#src/modules/mfa/email/email-code.service.js';
+import { TotpService } from '#src/modules/mfa/totp.service.js';
+import { relyingPartyOf, WebauthnService } from '#src/modules/mfa/webauthn/webauthn.service.js';
 import { actorOf } from '#src/plugins/session.js';
-import { type CodeCheck, type HasCodeMethod, VpnSessionsService } from './vpn-sessions.service.js';
+import { VpnSessionsService } from './vpn-sessions.service.js';
 
 export interface VpnSessionsRoutesOptions {
   db: Db;
   secrets: SecretBox;
-  check: CodeCheck;
-  hasMethod: HasCodeMethod;
+  /** The console's origin: the security keys' relying party (as for the sign-in). */
+  publicUrl: string | undefined;
 }
 
 /** VPN sessions of MFA-protected locations (docs/mfa.md): what the console's "Connect" and a desktop client call. */
 export const vpnSessionsRoutes: FastifyPluginAsyncZod<VpnSessionsRoutesOptions> = async (app, options) => {
   const tags = ['vpn sessions'];
-  const sessions = new VpnSessionsService(options.db, options.secrets, options.check, options.hasMethod);
+  const { db, secrets } = options;
+  const sessions = new VpnSessionsService(db, secrets, {
+    core: app.mfa,
+    totp: new TotpService(db, secrets, app.mfa, async () => 'Palisade'),
+    email: new EmailCodeService(db, secrets, app.mfa, app.services.mail),
+    webauthn: new WebauthnService(db, app.mfa),
+  });
+  const rp = (request: FastifyRequest) => relyingPartyOf(options.publicUrl, `${request.protocol}://${request.host}`);
 
   app.post(
     '/api/v1/vpn_session/start',
@@ -38,7 +49,7 @@ export const vpnSessionsRoutes: FastifyPluginAsyncZod<VpnSessionsRoutesOptions> 
         response: { 201: VpnSessionChallengeSchema, ...problems(400, 401, 403, 404, 429) },
       },
     },
-    async (request, reply) => reply.code(201).send(await sessions.start(actorOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await sessions.start(actorOf(request), request.body, rp(request))),
   );
 
   app.post(
@@ -53,7 +64,7 @@ export const vpnSessionsRoutes: FastifyPluginAsyncZod<VpnSessionsRoutesOptions> 
         response: { 201: VpnSessionStartedSchema, ...problems(400, 401, 403, 429) },
       },
     },
-    async (request, reply) => reply.code(201).send(await sessions.finish(actorOf(request), request.body)),
+    async (request, reply) => reply.code(201).send(await sessions.finish(actorOf(request), request.body, rp(request))),
   );
 
   app.get(

@@ -1,24 +1,30 @@
 import { randomBytes } from 'node:crypto';
-import type { VpnSession, VpnSessionChallenge, VpnSessionFinishBody, VpnSessionStartBody } from '@palisade/contracts';
+import type { VpnSession, VpnSessionChallenge, VpnSessionFinishBody, VpnSessionStartBody, WebauthnOptions } from '@palisade/contracts';
 import type { Db } from '#src/db/client.js';
 import { randomToken, type SecretBox, sha256 } from '#src/lib/crypto.js';
 import { fieldProblem, HttpProblem } from '#src/lib/problem.js';
 import { type EventActor, userActor } from '#src/modules/events/event-actor.js';
 import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
+import type { EmailCodeService } from '#src/modules/mfa/email/email-code.service.js';
+import { enabledMethods, type MfaCore, type MfaMethod } from '#src/modules/mfa/mfa.core.js';
+import { MfaRepo } from '#src/modules/mfa/mfa.repo.js';
+import type { TotpService } from '#src/modules/mfa/totp.service.js';
+import type { RelyingParty, WebauthnService } from '#src/modules/mfa/webauthn/webauthn.service.js';
 import type { Actor } from '#src/modules/users/users.service.js';
-import { type SessionRow, VpnSessionsRepo } from './vpn-sessions.repo.js';
+import { type PendingChallenge, type SessionRow, VpnSessionsRepo } from './vpn-sessions.repo.js';
 
 /** How long a challenge of `start` may be finished. */
 export const VPN_CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
-/**
- * The owner's second factor for a session: whether `code` is a valid, unused code of the user's
- * TOTP (a valid code is spent). Given by the MFA module.
- */
-export type CodeCheck = (db: Db, userId: number, code: string) => Promise<boolean>;
-/** Whether the user has a second factor the session can be finished with. */
-export type HasCodeMethod = (db: Db, userId: number) => Promise<boolean>;
+/** The second factors a session is finished with (the MFA module's services). */
+export interface VpnSecondFactors {
+  core: MfaCore;
+  totp: TotpService;
+  email: EmailCodeService;
+  webauthn: WebauthnService;
+}
 
+const challengeInvalid = () => new HttpProblem(400, 'vpn_session.challenge_invalid', 'The challenge is unknown or expired; start again.');
 const notFound = (id: number) => new HttpProblem(404, 'vpn_session.not_found', `VPN session ${id} does not exist.`);
 const tx = <T>(db: Db, fn: (t: Db) => Promise<T>) => db.transaction((t) => fn(t as unknown as Db));
 
@@ -56,11 +62,14 @@ export class VpnSessionsService {
   constructor(
     private readonly db: Db,
     private readonly secrets: SecretBox,
-    private readonly check: CodeCheck,
-    private readonly hasMethod: HasCodeMethod,
+    private readonly factors: VpnSecondFactors,
   ) {}
 
-  async start(actor: Actor, body: VpnSessionStartBody): Promise<VpnSessionChallenge> {
+  /**
+   * A challenge for the owner's second factor: `body.method`, or the user's default, or the first
+   * enabled method. `email` mails a code now (30 s resend limit); `webauthn` answers assertion options.
+   */
+  async start(actor: Actor, body: VpnSessionStartBody, rp: RelyingParty): Promise<VpnSessionChallenge> {
     const repo = new VpnSessionsRepo(this.db);
     const target = await repo.target(actor.userId, body.location_id, body.device_pubkey);
     if (!target) {
@@ -73,58 +82,107 @@ export class VpnSessionsService {
         'The location is not MFA-protected; the device connects without a session.',
       );
     }
-    if (!(await this.hasMethod(this.db, actor.userId))) {
-      throw new HttpProblem(400, 'vpn_session.mfa_not_enabled', 'Set up an authenticator app first: the session is started with its code.');
+    const methods = await enabledMethods(this.db, actor.userId);
+    if (methods.length === 0) {
+      throw new HttpProblem(
+        400,
+        'vpn_session.mfa_not_enabled',
+        'Set up two-factor authentication first: an authenticator app, email codes or a security key open MFA-protected locations.',
+      );
     }
-    if (body.method !== undefined && body.method !== 'totp') {
+    const method = body.method ?? (await this.defaultOf(actor.userId, methods));
+    if (!methods.includes(method)) {
       throw new HttpProblem(400, 'vpn_session.method_not_enabled', 'This two-factor method is not enabled for your account.', [
         { path: 'method', code: 'invalid', message: 'Invalid value' },
       ]);
     }
     const challenge = randomToken();
+    const challengeHash = sha256(challenge);
+    let webauthn: WebauthnOptions | undefined;
+    // The code goes out first: a refused send (SMTP not configured, the resend limit) leaves no challenge.
+    if (method === 'email') await this.factors.email.sendVpnSessionCode(actor.userId, challengeHash);
+    if (method === 'webauthn') webauthn = await this.factors.webauthn.assertionOptions(actor.userId, rp);
     const expiresAt = new Date(Date.now() + VPN_CHALLENGE_TTL_MS);
     await repo.insertPending({
       userId: actor.userId,
       deviceId: target.device_id,
       locationId: target.location_id,
-      challengeHash: sha256(challenge),
+      challengeHash,
       expiresAt,
+      method,
+      webauthnChallenge: webauthn?.challenge ?? null,
     });
-    return { challenge, expires_at: expiresAt.toISOString(), method: 'totp', methods: ['totp'] };
+    return { challenge, expires_at: expiresAt.toISOString(), method, methods, ...(webauthn ? { webauthn } : {}) };
   }
 
-  async finish(actor: Actor, body: VpnSessionFinishBody) {
-    const code = body.code;
-    if (code === undefined) throw fieldProblem('code', 'required', 'Field required');
+  /**
+   * Checks the answer to a challenge with its method (under the sign-in lockout) and starts the
+   * session: the device peer goes to the location gateways with a fresh preshared key, returned
+   * this once. A wrong answer leaves the challenge pending, to be tried again until it expires.
+   */
+  async finish(actor: Actor, body: VpnSessionFinishBody, rp: RelyingParty) {
+    const challengeHash = sha256(body.challenge);
+    const pending = await new VpnSessionsRepo(this.db).pendingChallenge(actor.userId, challengeHash);
+    if (!pending) throw challengeInvalid();
+    if (pending.mfa_method === 'webauthn' ? body.credential === undefined : body.code === undefined) {
+      const field = pending.mfa_method === 'webauthn' ? 'credential' : 'code';
+      throw fieldProblem(field, 'required', 'Field required');
+    }
     const presharedKey = randomBytes(32).toString('base64');
-    const started = await tx(this.db, async (t) => {
-      const repo = new VpnSessionsRepo(t);
-      const pending = await repo.takeChallenge(actor.userId, sha256(body.challenge));
-      if (!pending) throw new HttpProblem(400, 'vpn_session.challenge_invalid', 'The challenge is unknown or expired; start again.');
-      if (!(await this.check(t, actor.userId, code))) return undefined;
-      // A device has one session per location: a new MFA replaces the previous session's key.
-      const replaced = await repo.endActive(pending.device_id, pending.location_id, 'replaced');
-      await repo.start(pending.id, this.secrets.encrypt(presharedKey));
-      const row = await repo.get(pending.id);
-      if (!row) throw notFound(pending.id);
-      const by = userActor(actor);
-      const events: DomainEvent[] = [];
-      for (const id of replaced) {
-        const old = await repo.get(id);
-        if (old) events.push(sessionEndedEvent(by, old, 'replaced'));
-      }
-      events.push({
-        type: 'vpn_session.started',
-        actor: by,
-        object: { type: 'location', id: row.location_id, name: row.location_name },
-        device: { id: row.device_id, name: row.device_name },
-        details: { session_id: row.id, mfa_method: 'totp' },
-      });
-      await recordEvent(t, ...events);
-      return row;
-    });
-    if (!started) throw new HttpProblem(400, 'auth.invalid_code', 'Code is invalid');
+    const started = await this.factors.core.guardedCheck(actor, pending.mfa_method, 'vpn_session', () =>
+      tx(this.db, async (t) => {
+        const repo = new VpnSessionsRepo(t);
+        const locked = await repo.pendingChallenge(actor.userId, challengeHash, true);
+        if (!locked) throw challengeInvalid();
+        if (!(await this.passes(t, actor.userId, locked, challengeHash, body, rp))) return undefined;
+        // A device has one session per location: a new MFA replaces the previous session's key.
+        const replaced = await repo.endActive(locked.device_id, locked.location_id, 'replaced');
+        await repo.start(locked.id, this.secrets.encrypt(presharedKey));
+        const row = await repo.get(locked.id);
+        if (!row) throw notFound(locked.id);
+        const by = userActor(actor);
+        const events: DomainEvent[] = [];
+        for (const id of replaced) {
+          const old = await repo.get(id);
+          if (old) events.push(sessionEndedEvent(by, old, 'replaced'));
+        }
+        events.push({
+          type: 'vpn_session.started',
+          actor: by,
+          object: { type: 'location', id: row.location_id, name: row.location_name },
+          device: { id: row.device_id, name: row.device_name },
+          details: { session_id: row.id, mfa_method: locked.mfa_method },
+        });
+        await recordEvent(t, ...events);
+        return row;
+      }),
+    );
     return { session: toVpnSession(started), preshared_key: presharedKey };
+  }
+
+  /** Whether the answer passes the challenge's method (a right code or assertion is spent). */
+  private async passes(
+    t: Db,
+    userId: number,
+    pending: PendingChallenge,
+    challengeHash: string,
+    body: VpnSessionFinishBody,
+    rp: RelyingParty,
+  ): Promise<boolean> {
+    const { totp, email, webauthn } = this.factors;
+    switch (pending.mfa_method) {
+      case 'totp':
+        return totp.check(t, userId, body.code ?? '');
+      case 'email':
+        return email.spendVpnSessionCode(t, userId, challengeHash, body.code ?? '');
+      case 'webauthn':
+        return pending.webauthn_challenge !== null && webauthn.verifyAssertion(userId, body.credential, pending.webauthn_challenge, rp);
+    }
+  }
+
+  private async defaultOf(userId: number, methods: MfaMethod[]): Promise<MfaMethod> {
+    const current = await new MfaRepo(this.db).defaultMethod(userId);
+    return methods.find((m) => m === current) ?? (methods[0] as MfaMethod);
   }
 
   async list(actor: Actor): Promise<VpnSession[]> {

@@ -18,7 +18,7 @@ export const EMAIL_CODE_TTL_MS = 10 * 60 * 1000;
 export const EMAIL_RESEND_MS = 30 * 1000;
 export const RESEND_TOO_SOON = 'A code was sent less than 30 seconds ago. Wait a moment before asking for another one.';
 
-type EmailPurpose = Extract<ChallengePurpose, 'email_enable' | 'email_login'>;
+type EmailPurpose = Extract<ChallengePurpose, 'email_enable' | 'email_login' | 'vpn_email'>;
 
 /**
  * Email codes (issue 10 §2 Email): 6 digits, sent by the mail service, stored as an HMAC-SHA256
@@ -44,20 +44,34 @@ export class EmailCodeService {
     await this.#send(actor.userId, 'email_enable');
   }
 
+  /** Enables the method with the mailed code; a wrong code counts against the sign-in lockout. */
   async enable(actor: Actor, code: string): Promise<MfaEnabled> {
-    return this.db.transaction(async (tx) => {
-      if (!(await this.#spend(tx, actor.userId, 'email_enable', code))) {
-        throw new HttpProblem(400, 'auth.invalid_code', 'Code is invalid');
-      }
-      const { recoveryCodes } = await this.mfa.enableMethod(tx, actor.userId, 'email');
-      await recordEvent(tx, {
-        type: 'mfa.method_enabled',
-        actor: userActor(actor),
-        object: userObject({ id: actor.userId, username: actor.username }),
-        details: { method: 'email', ...(recoveryCodes ? { recovery_codes_generated: true } : {}) },
-      });
-      return recoveryCodes ? { recovery_codes: recoveryCodes } : {};
-    });
+    return this.mfa.guardedCheck(actor, 'email', 'email_enable', () =>
+      this.db.transaction(async (tx) => {
+        if (!(await this.#spend(tx, actor.userId, 'email_enable', code))) return undefined;
+        const { recoveryCodes } = await this.mfa.enableMethod(tx, actor.userId, 'email');
+        await recordEvent(tx, {
+          type: 'mfa.method_enabled',
+          actor: userActor(actor),
+          object: userObject({ id: actor.userId, username: actor.username }),
+          details: { method: 'email', ...(recoveryCodes ? { recovery_codes_generated: true } : {}) },
+        });
+        return recoveryCodes ? { recovery_codes: recoveryCodes } : {};
+      }),
+    );
+  }
+
+  /**
+   * Mails a code for a VPN session's MFA (issue 10 §4), bound to that session's challenge (`binding`):
+   * one such code per user, a new one replacing the last, at most every 30 seconds.
+   */
+  async sendVpnSessionCode(userId: number, binding: string): Promise<void> {
+    await this.#send(userId, 'vpn_email', `vpn_email:${binding}`);
+  }
+
+  /** Spends the VPN session code when it is right for that challenge and has not expired. */
+  spendVpnSessionCode(db: Db, userId: number, binding: string, code: string): Promise<boolean> {
+    return new EmailCodeRepo(db).spend(userId, 'vpn_email', this.#hash(userId, `vpn_email:${binding}`, code));
   }
 
   /** Sends a sign-in code to the pending-MFA user (who must have the method enabled). */
@@ -86,7 +100,8 @@ export class EmailCodeService {
     });
   }
 
-  async #send(userId: number, purpose: EmailPurpose): Promise<void> {
+  /** `scope` keys the code's hash (the purpose, or the purpose and what the code is bound to). */
+  async #send(userId: number, purpose: EmailPurpose, scope: string = purpose): Promise<void> {
     if (!(await this.mail.isConfigured())) {
       throw new HttpProblem(400, 'mail.not_configured', 'Email codes need outgoing mail: an administrator must configure SMTP first.');
     }
@@ -97,7 +112,7 @@ export class EmailCodeService {
       if (!user) throw new HttpProblem(401, 'auth.unauthenticated', 'You need to sign in.');
       const last = await repo.sentAt(userId, purpose);
       if (last && Date.now() - last.getTime() < EMAIL_RESEND_MS) throw new HttpProblem(429, 'mfa.email_too_soon', RESEND_TOO_SOON);
-      await new ChallengeRepo(tx).storeChallenge(userId, purpose, this.#hash(userId, purpose, code), EMAIL_CODE_TTL_MS);
+      await new ChallengeRepo(tx).storeChallenge(userId, purpose, this.#hash(userId, scope, code), EMAIL_CODE_TTL_MS);
       return user.email;
     });
     // Sent now, not queued: the user is waiting for it, and a refusing server is reported at once
@@ -114,7 +129,7 @@ export class EmailCodeService {
     return new EmailCodeRepo(db).spend(userId, purpose, this.#hash(userId, purpose, code));
   }
 
-  #hash(userId: number, purpose: string, code: string): string {
-    return createHmac('sha256', this.#key).update(`${userId}:${purpose}:${code}`).digest('hex');
+  #hash(userId: number, scope: string, code: string): string {
+    return createHmac('sha256', this.#key).update(`${userId}:${scope}:${code}`).digest('hex');
   }
 }

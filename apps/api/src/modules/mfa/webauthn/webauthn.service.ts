@@ -98,12 +98,7 @@ export class WebauthnService {
   }
 
   async authenticationOptions(pending: PendingUser, rp: RelyingParty): Promise<WebauthnOptions> {
-    const keys = await this.#repo.keysOf(pending.userId);
-    const options = await generateAuthenticationOptions({
-      rpID: rp.id,
-      allowCredentials: keys.map((k) => ({ id: k.credentialId, transports: k.transports as never })),
-      userVerification: 'preferred',
-    });
+    const options = await this.assertionOptions(pending.userId, rp);
     await this.#repo.storeChallenge(pending.userId, 'webauthn_login', options.challenge, WEBAUTHN_CHALLENGE_TTL_MS);
     return options as unknown as WebauthnOptions;
   }
@@ -116,8 +111,27 @@ export class WebauthnService {
   async checkAssertion(pending: PendingUser, response: unknown, rp: RelyingParty): Promise<boolean> {
     const challenge = await this.#repo.takeChallenge(pending.userId, 'webauthn_login');
     if (!challenge) return false;
+    return this.verifyAssertion(pending.userId, response, challenge, rp);
+  }
+
+  /**
+   * Assertion options for a check outside the sign-in (a VPN session's MFA): the caller keeps
+   * `challenge` with what it guards and passes it back to `verifyAssertion`.
+   */
+  async assertionOptions(userId: number, rp: RelyingParty): Promise<WebauthnOptions> {
+    const keys = await this.#repo.keysOf(userId);
+    const options = await generateAuthenticationOptions({
+      rpID: rp.id,
+      allowCredentials: keys.map((k) => ({ id: k.credentialId, transports: k.transports as never })),
+      userVerification: 'preferred',
+    });
+    return options as unknown as WebauthnOptions;
+  }
+
+  /** Whether `response` is a valid assertion of one of the user's keys over `challenge`; moves its sign counter on. */
+  async verifyAssertion(userId: number, response: unknown, challenge: string, rp: RelyingParty): Promise<boolean> {
     const assertion = response as AuthenticationResponseJSON;
-    const key = await this.#repo.keyOf(pending.userId, assertion.id);
+    const key = await this.#repo.keyOf(userId, assertion.id);
     if (!key) return false;
     const verified = await verifyAuthenticationResponse({
       response: assertion,
