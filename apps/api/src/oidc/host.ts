@@ -7,7 +7,7 @@ import type { Db } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
 import { SESSION_COOKIE } from '#src/plugins/session.js';
 import { subOfUser } from './accounts.repo.js';
-import { alreadyGranted, finishInteraction, type Interaction } from './interactions.js';
+import { alreadyGranted, finishInteraction, type Interaction, promptForced } from './interactions.js';
 import { consentUrl, createProvider, OIDC_PREFIX } from './provider.js';
 import { ensureSigningKeys, jwksFingerprint, loadProviderJwks } from './signing-keys.js';
 
@@ -166,6 +166,7 @@ export class OidcHost {
   /** Finishes the interaction when the user's earlier grant covers it; the resume URL, or undefined. */
   async finishIfGranted(interaction: Interaction, userId: number): Promise<string | undefined> {
     if (interaction.prompt.name !== 'login' && interaction.prompt.name !== 'consent') return undefined;
+    if (promptForced(interaction).any) return undefined;
     const sub = await subOfUser(this.#options.db, userId);
     if (!sub) return undefined;
     const provider = await this.provider();

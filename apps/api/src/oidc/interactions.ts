@@ -13,6 +13,16 @@ export function requestedScopes(interaction: Interaction): string[] {
   return typeof scope === 'string' ? scope.split(' ').filter(Boolean) : [];
 }
 
+/**
+ * The app asked to see the sign-in or consent page again (`prompt=login`, `prompt=consent`,
+ * `max_age`): no shortcut through an earlier grant or an open console session.
+ */
+export function promptForced(interaction: Interaction): { login: boolean; any: boolean } {
+  const prompts = String(interaction.params.prompt ?? '').split(' ');
+  const login = prompts.includes('login') || interaction.params.max_age !== undefined;
+  return { login, any: login || prompts.includes('consent') };
+}
+
 /** Whether the user's earlier grant to this app covers every scope it asks for now. */
 export async function alreadyGranted(provider: Provider, db: Db, sub: string, interaction: Interaction): Promise<string | undefined> {
   const grantId = await findGrantId(db, sub, String(interaction.params.client_id));

@@ -398,6 +398,27 @@ describe('OpenID provider: openid-client as the relying party', () => {
     expect(csp).toMatch(/script-src 'self' 'sha256-/);
   });
 
+  it('prompt=consent and prompt=login show the pages again despite the earlier consent', async () => {
+    await newUser('oidcsam');
+    const app = await registerApp();
+    const flow = await signInFlow('oidcsam', app);
+    for (const prompt of ['consent', 'login']) {
+      const url = client.buildAuthorizationUrl(app.config, {
+        redirect_uri: REDIRECT,
+        scope: 'openid',
+        prompt,
+        code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+        code_challenge_method: 'S256',
+      });
+      const res = await flow.browser.fetch(url.href);
+      const location = res.headers.get('location') ?? '';
+      expect(location, prompt).toMatch(/^\/consent\?interaction=/);
+      const uid = new URL(location, issuer).searchParams.get('interaction');
+      const verify = await flow.browser.fetch('/api/v1/openid/verify', { method: 'POST', json: { interaction: uid } });
+      expect(((await verify.json()) as { login_required: boolean }).login_required, prompt).toBe(prompt === 'login');
+    }
+  });
+
   it('a provider session does not outlive the console session: after sign-out the next authorization asks to sign in', async () => {
     await newUser('oidckim');
     const app = await registerApp();

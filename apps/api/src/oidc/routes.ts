@@ -16,7 +16,7 @@ import { recordEvent } from '#src/modules/events/record-event.js';
 import { actorOf } from '#src/plugins/session.js';
 import { findClientMetadata } from './clients.js';
 import type { OidcHost } from './host.js';
-import { denyInteraction, finishInteraction, type Interaction, requestedScopes } from './interactions.js';
+import { denyInteraction, finishInteraction, type Interaction, promptForced, requestedScopes } from './interactions.js';
 import { rotateSigningKeys } from './signing-keys.js';
 
 const notFound = () =>
@@ -64,7 +64,7 @@ export const openidInteractionRoutes: FastifyPluginAsyncZod<{ host: OidcHost; db
       return {
         client: { name: String(client.client_name ?? clientId), client_id: clientId },
         scopes: requestedScopes(interaction),
-        login_required: request.session?.state !== 'active',
+        login_required: request.session?.state !== 'active' || promptForced(interaction).login,
       };
     },
   );
