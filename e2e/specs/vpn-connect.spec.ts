@@ -3,6 +3,7 @@ import { generateSync } from 'otplib';
 import { signIn, signOut, uniqueSuffix } from '../support/console';
 import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../support/constants';
 import { createUserViaApi, randomKey, uniqueSubnet } from '../support/locations';
+import { startSmtpServer } from '../support/smtp-server';
 
 /** A JSON request from the page's session (the console's own origin and cookies). */
 async function post(page: Page, url: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
@@ -19,15 +20,8 @@ async function post(page: Page, url: string, body: unknown): Promise<{ status: n
 /** The authenticator code `stepsAhead` time steps from now (a step once accepted is refused again). */
 const totpCode = (secret: string, stepsAhead = 0) => generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + stepsAhead * 30 });
 
-test('a user with an authenticator app connects a device to an MFA-protected location and sees its preshared key once', async ({
-  page,
-}) => {
-  const suffix = uniqueSuffix();
-  const username = `vic${suffix}`;
-  const password = 'Vic-Connect1!';
-  const location = `secure-${suffix}`;
-  const device = `laptop-${suffix}`;
-
+/** As the admin: an MFA-protected location and a user (signs in and out). */
+async function seed(page: Page, location: string, username: string, password: string) {
   await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
   const created = await post(page, '/api/v1/network', {
     name: location,
@@ -39,6 +33,18 @@ test('a user with an authenticator app connects a device to an MFA-protected loc
   expect(created.status).toBe(201);
   await createUserViaApi(page, username, password);
   await signOut(page);
+}
+
+test('a user with an authenticator app connects a device to an MFA-protected location and sees its preshared key once', async ({
+  page,
+}) => {
+  const suffix = uniqueSuffix();
+  const username = `vic${suffix}`;
+  const password = 'Vic-Connect1!';
+  const location = `secure-${suffix}`;
+  const device = `laptop-${suffix}`;
+
+  await seed(page, location, username, password);
 
   // The user turns on the authenticator app (the console flow has its own spec) and adds a device.
   await signIn(page, username, password);
@@ -48,7 +54,8 @@ test('a user with an authenticator app connects a device to an MFA-protected loc
   expect((await post(page, `/api/v1/device/${username}`, { name: device, wireguard_pubkey: randomKey() })).status).toBe(201);
 
   await page.goto(`/users/${username}`);
-  const item = page.getByRole('listitem', { name: device });
+  // The device joins every location the user may use: act on this location's line.
+  const item = page.getByRole('listitem', { name: device }).getByRole('listitem').filter({ hasText: location });
   await expect(item.getByText('MFA required')).toBeVisible();
   await item.getByRole('button', { name: 'Connect' }).click();
 
@@ -72,3 +79,47 @@ test('a user with an authenticator app connects a device to an MFA-protected loc
   await expect(item.getByText('MFA required')).toBeVisible();
   await expect(item.getByRole('button', { name: 'Connect' })).toBeVisible();
 });
+
+test('a user with email codes connects with the code the Connect dialog has mailed', async ({ page }) => {
+  const smtp = await startSmtpServer();
+  const suffix = uniqueSuffix();
+  const username = `eve${suffix}`;
+  const password = 'Eve-Connect1!';
+  const location = `mailed-${suffix}`;
+  const device = `phone-${suffix}`;
+  try {
+    await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
+    const smtpSet = await page.context().request.patch('/api/v1/settings', {
+      data: { smtp_server: '127.0.0.1', smtp_port: smtp.port, smtp_encryption: 'none', smtp_sender: 'vpn@example.com' },
+    });
+    expect(smtpSet.status()).toBe(200);
+    await signOut(page);
+    await seed(page, location, username, password);
+
+    // The user turns on email codes (the console flow has its own spec) and adds a device.
+    await signIn(page, username, password);
+    expect((await post(page, '/api/v1/auth/email/init', {})).status).toBe(204);
+    expect((await post(page, '/api/v1/auth/email', { code: await smtp.codeOfMail(1) })).status).toBeLessThan(300);
+    expect((await post(page, `/api/v1/device/${username}`, { name: device, wireguard_pubkey: randomKey() })).status).toBe(201);
+
+    await page.goto(`/users/${username}`);
+    const item = page.getByRole('listitem', { name: device }).getByRole('listitem').filter({ hasText: location });
+    await item.getByRole('button', { name: 'Connect' }).click();
+    const dialog = page.getByRole('dialog', { name: `Connect ${device} to ${location}` });
+    await expect(dialog.getByText('We sent a 6-digit code to your email address', { exact: false })).toBeVisible();
+    await expect(dialog.getByRole('button', { name: /Send a new code in \d+ seconds?/ })).toBeDisabled();
+    const code = await smtp.codeOfMail(2);
+    expect(smtp.received[1]?.to).toEqual([`${username}@example.com`]);
+    await dialog.getByLabel('Code sent by email').fill(code);
+    await expect(dialog.getByRole('group', { name: 'Preshared key line' })).toHaveText(/^PresharedKey = [A-Za-z0-9+/]{43}=$/);
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await expect(item.getByText('MFA session active')).toBeVisible();
+  } finally {
+    await page.context().request.post('/api/v1/auth', { data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD } });
+    await page.context().request.patch('/api/v1/settings', {
+      data: { smtp_server: '', smtp_user: '', smtp_password: '', smtp_sender: '', smtp_encryption: 'starttls' },
+    });
+    await smtp.close();
+  }
+});
+
