@@ -39,6 +39,7 @@ describe('OpenID apps (OAuth clients)', () => {
     const created = await as(admin).post('/api/v1/oauth', { ...GRAFANA, scopes: ['email', 'openid', 'email'] });
     expect(created.statusCode).toBe(201);
     const app = created.json();
+    expect(created.headers['cache-control']).toBe('no-store');
     expect(app).toEqual({
       client_id: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
       client_secret: expect.stringMatching(/^[A-Za-z0-9_-]{64}$/),
@@ -107,10 +108,13 @@ describe('OpenID apps (OAuth clients)', () => {
     const shown = await as(admin).get(`/api/v1/oauth/${app.client_id}/secret`);
     expect(shown.statusCode).toBe(200);
     expect(shown.json()).toEqual({ client_secret: secret });
+    // A secret is never kept by a browser or proxy cache.
+    expect(shown.headers['cache-control']).toBe('no-store');
 
     const regenerated = await as(admin).post(`/api/v1/oauth/${app.client_id}/secret`);
     expect(regenerated.statusCode).toBe(200);
     const fresh = regenerated.json().client_secret as string;
+    expect(regenerated.headers['cache-control']).toBe('no-store');
     expect(fresh).toMatch(/^[A-Za-z0-9_-]{64}$/);
     expect(fresh).not.toBe(secret);
     expect((await findOAuthClient(t.database.db, app.client_id, box))?.clientSecret).toBe(fresh);

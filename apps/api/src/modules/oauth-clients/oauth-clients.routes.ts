@@ -49,7 +49,11 @@ export const oauthClientsRoutes: FastifyPluginAsyncZod<OAuthClientsRoutesOptions
         response: { 201: OAuthClientWithSecretSchema, ...problems(400, 401, 403, 404) },
       },
     },
-    async (request, reply) => reply.code(201).send(await apps.create(actorOf(request), request.body)),
+    async (request, reply) =>
+      reply
+        .code(201)
+        .header('cache-control', 'no-store')
+        .send(await apps.create(actorOf(request), request.body)),
   );
 
   app.get(
@@ -76,7 +80,8 @@ export const oauthClientsRoutes: FastifyPluginAsyncZod<OAuthClientsRoutesOptions
         response: { 200: OAuthClientWithSecretSchema, ...problems(400, 401, 403, 404) },
       },
     },
-    (request) => apps.update(actorOf(request), request.params.id, request.body),
+    async (request, reply) =>
+      reply.header('cache-control', 'no-store').send(await apps.update(actorOf(request), request.params.id, request.body)),
   );
 
   app.post(
@@ -119,7 +124,7 @@ export const oauthClientsRoutes: FastifyPluginAsyncZod<OAuthClientsRoutesOptions
         response: { 200: OAuthClientSecretSchema, ...problems(401, 403, 404, 409) },
       },
     },
-    (request) => apps.revealSecret(actorOf(request), request.params.id),
+    async (request, reply) => reply.header('cache-control', 'no-store').send(await apps.revealSecret(actorOf(request), request.params.id)),
   );
 
   app.post(
@@ -132,6 +137,7 @@ export const oauthClientsRoutes: FastifyPluginAsyncZod<OAuthClientsRoutesOptions
         response: { 200: OAuthClientSecretSchema, ...problems(401, 403, 404, 409) },
       },
     },
-    (request) => apps.regenerateSecret(actorOf(request), request.params.id),
+    async (request, reply) =>
+      reply.header('cache-control', 'no-store').send(await apps.regenerateSecret(actorOf(request), request.params.id)),
   );
 };
