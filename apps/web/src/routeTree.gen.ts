@@ -10,6 +10,7 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as AuthedRouteImport } from './routes/_authed'
+import { Route as ConsentRouteImport } from './routes/consent'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as AuthedIndexRouteImport } from './routes/_authed/index'
 import { Route as AuthedAdminRouteImport } from './routes/_authed/_admin'
@@ -36,6 +37,11 @@ import { Route as AuthedAdminLocationsIdMapRouteImport } from './routes/_authed/
 
 const AuthedRoute = AuthedRouteImport.update({
   id: '/_authed',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ConsentRoute = ConsentRouteImport.update({
+  id: '/consent',
+  path: '/consent',
   getParentRoute: () => rootRouteImport,
 } as any)
 const LoginRoute = LoginRouteImport.update({
@@ -165,6 +171,7 @@ const AuthedAdminLocationsIdMapRoute =
 
 export interface FileRoutesByFullPath {
   '/': typeof AuthedIndexRoute
+  '/consent': typeof ConsentRoute
   '/login': typeof LoginRoute
   '/auth/redirect': typeof AuthRedirectRoute
   '/connected-users': typeof AuthedAdminConnectedUsersRoute
@@ -188,6 +195,7 @@ export interface FileRoutesByFullPath {
   '/locations/$id/map': typeof AuthedAdminLocationsIdMapRoute
 }
 export interface FileRoutesByTo {
+  '/consent': typeof ConsentRoute
   '/login': typeof LoginRoute
   '/': typeof AuthedIndexRoute
   '/auth/redirect': typeof AuthRedirectRoute
@@ -214,6 +222,7 @@ export interface FileRoutesByTo {
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_authed': typeof AuthedRouteWithChildren
+  '/consent': typeof ConsentRoute
   '/login': typeof LoginRoute
   '/_authed/_admin': typeof AuthedAdminRouteWithChildren
   '/auth/redirect': typeof AuthRedirectRoute
@@ -242,6 +251,7 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/consent'
     | '/login'
     | '/auth/redirect'
     | '/connected-users'
@@ -265,6 +275,7 @@ export interface FileRouteTypes {
     | '/locations/$id/map'
   fileRoutesByTo: FileRoutesByTo
   to:
+    | '/consent'
     | '/login'
     | '/'
     | '/auth/redirect'
@@ -290,6 +301,7 @@ export interface FileRouteTypes {
   id:
     | '__root__'
     | '/_authed'
+    | '/consent'
     | '/login'
     | '/_authed/_admin'
     | '/auth/redirect'
@@ -317,6 +329,7 @@ export interface FileRouteTypes {
 }
 export interface RootRouteChildren {
   AuthedRoute: typeof AuthedRouteWithChildren
+  ConsentRoute: typeof ConsentRoute
   LoginRoute: typeof LoginRoute
   AuthRedirectRoute: typeof AuthRedirectRoute
 }
@@ -328,6 +341,13 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof AuthedRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/consent': {
+      id: '/consent'
+      path: '/consent'
+      fullPath: '/consent'
+      preLoaderRoute: typeof ConsentRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/login': {
@@ -557,6 +577,7 @@ const AuthedRouteWithChildren =
 
 const rootRouteChildren: RootRouteChildren = {
   AuthedRoute: AuthedRouteWithChildren,
+  ConsentRoute: ConsentRoute,
   LoginRoute: LoginRoute,
   AuthRedirectRoute: AuthRedirectRoute,
 }

@@ -8,6 +8,7 @@ import type { Translate } from '@/i18n/translate';
  */
 const PAGE_TITLES: Partial<Record<keyof FileRoutesById, MessageKey>> = {
   '/login': 'login.title',
+  '/consent': 'consent.pageTitle',
   '/auth/redirect': 'redirect.title',
   '/_authed/_admin/users/': 'users.title',
   '/_authed/_admin/groups': 'groups.title',
