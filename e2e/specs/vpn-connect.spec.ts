@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { generateSync } from 'otplib';
 import { signIn, signOut, uniqueSuffix } from '../support/console';
-import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../support/constants';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, E2E_PORT } from '../support/constants';
 import { createUserViaApi, randomKey, uniqueSubnet } from '../support/locations';
 import { startSmtpServer } from '../support/smtp-server';
 
@@ -123,3 +123,47 @@ test('a user with email codes connects with the code the Connect dialog has mail
   }
 });
 
+test.describe('security keys', () => {
+  // WebAuthn needs HTTPS or localhost: the relying party is the console's own origin.
+  test.use({ baseURL: `http://localhost:${E2E_PORT}` });
+
+  test('a user with a security key connects by touching it (Chromium’s virtual authenticator)', async ({ page }) => {
+    const suffix = uniqueSuffix();
+    const username = `kai${suffix}`;
+    const password = 'Kai-Connect1!';
+    const location = `keyed-${suffix}`;
+    const device = `tablet-${suffix}`;
+    await seed(page, location, username, password);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'usb',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+
+    await signIn(page, username, password);
+    expect((await post(page, `/api/v1/device/${username}`, { name: device, wireguard_pubkey: randomKey() })).status).toBe(201);
+    await page.goto(`/users/${username}`);
+    const keys = page.getByRole('region', { name: 'Security keys' });
+    await keys.getByRole('button', { name: 'Add security key' }).click();
+    const add = page.getByRole('dialog', { name: 'Add security key' });
+    await add.getByLabel('Key name').fill('Desk key');
+    await add.getByRole('button', { name: 'Register key' }).click();
+    await page.getByRole('dialog', { name: 'Recovery codes' }).getByRole('button', { name: 'I have saved them' }).click();
+
+    const item = page.getByRole('listitem', { name: device }).getByRole('listitem').filter({ hasText: location });
+    await item.getByRole('button', { name: 'Connect' }).click();
+    const dialog = page.getByRole('dialog', { name: `Connect ${device} to ${location}` });
+    await expect(dialog.getByText('Use your security key or passkey', { exact: false })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Use security key' }).click();
+    await expect(dialog.getByRole('group', { name: 'Preshared key line' })).toHaveText(/^PresharedKey = [A-Za-z0-9+/]{43}=$/);
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await expect(item.getByText('MFA session active')).toBeVisible();
+  });
+});

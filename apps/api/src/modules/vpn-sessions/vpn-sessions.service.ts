@@ -176,7 +176,7 @@ export class VpnSessionsService {
       case 'email':
         return email.spendVpnSessionCode(t, userId, challengeHash, body.code ?? '');
       case 'webauthn':
-        return pending.webauthn_challenge !== null && webauthn.verifyAssertion(userId, body.credential, pending.webauthn_challenge, rp);
+        return pending.webauthn_challenge !== null && webauthn.verifyAssertion(userId, body.credential, pending.webauthn_challenge, rp, t);
     }
   }
 

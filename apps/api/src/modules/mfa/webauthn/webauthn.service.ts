@@ -128,10 +128,15 @@ export class WebauthnService {
     return options as unknown as WebauthnOptions;
   }
 
-  /** Whether `response` is a valid assertion of one of the user's keys over `challenge`; moves its sign counter on. */
-  async verifyAssertion(userId: number, response: unknown, challenge: string, rp: RelyingParty): Promise<boolean> {
+  /**
+   * Whether `response` is a valid assertion of one of the user's keys over `challenge`; moves its
+   * sign counter on. A caller inside a transaction passes it as `db`: on the embedded database
+   * (PGlite, one connection) a statement outside the open transaction would wait for it forever.
+   */
+  async verifyAssertion(userId: number, response: unknown, challenge: string, rp: RelyingParty, db: Db = this.db): Promise<boolean> {
+    const repo = new WebauthnRepo(db);
     const assertion = response as AuthenticationResponseJSON;
-    const key = await this.#repo.keyOf(userId, assertion.id);
+    const key = await repo.keyOf(userId, assertion.id);
     if (!key) return false;
     const verified = await verifyAuthenticationResponse({
       response: assertion,
@@ -147,7 +152,7 @@ export class WebauthnService {
       requireUserVerification: false,
     }).catch(() => undefined);
     if (!verified?.verified) return false;
-    return this.#repo.advanceCounter(key, verified.authenticationInfo.newCounter);
+    return repo.advanceCounter(key, verified.authenticationInfo.newCounter);
   }
 
   async list(username: string): Promise<SecurityKey[]> {
