@@ -84,6 +84,8 @@ beforeEach(() => {
       if (body.credential || body.code === '123456') return jsonResponse(200, { session: SESSION, preshared_key: PSK });
       return problemResponse(400, 'auth.invalid_code');
     }
+    if (url.pathname === '/api/v1/auth/mfa')
+      return jsonResponse(200, { mfa_enabled: true, methods, default_method: methods[0], recovery_codes_left: 10 });
     return jsonResponse(200, []);
   });
 });
@@ -159,6 +161,21 @@ describe('ConnectMfaDialog', () => {
     expect(await within(dialog()).findByRole('button', { name: 'Use security key' })).toBeTruthy();
     expect(starts.at(-1)).toEqual({ method: 'webauthn' });
     expect(within(dialog()).queryByLabelText('Authenticator app code')).toBeNull();
+  });
+
+  it('when the default method cannot start (a code was mailed moments ago), offers the user’s methods from the MFA status', async () => {
+    methods = ['email', 'totp'];
+    startAnswer = (body) => (body.method === undefined ? problemResponse(429, 'mfa.email_too_soon') : undefined);
+    render(<Harness />);
+    expect((await within(dialog()).findByRole('alert')).textContent).toBe(
+      'A code was sent less than 30 seconds ago. Wait a moment before asking for another one.',
+    );
+    const others = await within(dialog()).findByRole('navigation', { name: 'Use another method' });
+    fireEvent.click(within(others).getByRole('button', { name: 'Authenticator app code' }));
+    fireEvent.change(await enabled('Authenticator app code'), { target: { value: '123456' } });
+    expect(await screen.findByLabelText('Preshared key line')).toBeTruthy();
+    expect(starts).toEqual([{}, { method: 'totp' }]);
+    expect(finishes).toEqual([{ challenge: 'ch2', code: '123456' }]);
   });
 
   it('with a security key: the browser signs the challenge options; a failed read says so, a retry finishes', async () => {

@@ -1,13 +1,15 @@
 import type { VpnSessionChallenge } from '@palisade/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/Button';
 import { Dialog } from '@/components/Dialog';
 import { Loader } from '@/components/Loader';
+import { mfaStatusQueryOptions } from '@/features/mfa/mfa.queries';
 import { useCooldown } from '@/features/mfa/use-cooldown';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
 import { useCopy } from '@/lib/use-copy';
-import { VpnSessionMfaStep } from './VpnSessionMfaStep';
+import { MethodSwitch, VpnSessionMfaStep } from './VpnSessionMfaStep';
 import { useStartVpnSession } from './vpn-sessions.api';
 
 interface ConnectMfaDialogProps {
@@ -42,6 +44,10 @@ export function ConnectMfaDialog({ device, location, onClose }: ConnectMfaDialog
     );
   // biome-ignore lint/correctness/useExhaustiveDependencies: one challenge (for the default method) per opening
   useEffect(() => begin(), []);
+  // Without any challenge (the default method failed: no mail server, a code mailed moments ago),
+  // the user's methods still offer a way through.
+  const isStuck = challenge === undefined && start.isError;
+  const status = useQuery({ ...mfaStatusQueryOptions, enabled: isStuck });
 
   const title = t('vpnSessions.connectTitle', { device: device.name, location: location.name });
   if (psk) {
@@ -76,6 +82,8 @@ export function ConnectMfaDialog({ device, location, onClose }: ConnectMfaDialog
         />
       ) : start.isPending ? (
         <Loader label={t('common.loading')} />
+      ) : isStuck && status.data ? (
+        <MethodSwitch methods={status.data.methods} onStart={begin} isStarting={start.isPending} />
       ) : null}
     </Dialog>
   );

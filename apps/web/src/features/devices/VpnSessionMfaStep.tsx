@@ -96,18 +96,33 @@ export function VpnSessionMfaStep({ challenge, locationName, onStart, isStarting
           {error}
         </p>
       ) : null}
-      {others.length > 0 ? (
-        <nav aria-label={t('mfa.step.otherMethods')}>
-          <p className="field__hint">{t('mfa.step.otherMethods')}</p>
-          <div className="mfa-actions">
-            {others.map((m) => (
-              <Button key={m} variant="link" disabled={isStarting} onClick={() => onStart(m)}>
-                {t(LABELS[m])}
-              </Button>
-            ))}
-          </div>
-        </nav>
-      ) : null}
+      <MethodSwitch methods={others} onStart={onStart} isStarting={isStarting} />
     </div>
+  );
+}
+
+/** "Use another method": each choice starts a new challenge with that method. */
+export function MethodSwitch({
+  methods,
+  onStart,
+  isStarting,
+}: {
+  methods: MfaMethod[];
+  onStart: (method: MfaMethod) => void;
+  isStarting: boolean;
+}) {
+  const { t } = useTranslation();
+  if (methods.length === 0) return null;
+  return (
+    <nav aria-label={t('mfa.step.otherMethods')}>
+      <p className="field__hint">{t('mfa.step.otherMethods')}</p>
+      <div className="mfa-actions">
+        {methods.map((m) => (
+          <Button key={m} variant="link" disabled={isStarting} onClick={() => onStart(m)}>
+            {t(LABELS[m])}
+          </Button>
+        ))}
+      </div>
+    </nav>
   );
 }
