@@ -4,6 +4,7 @@ import { Badge } from '@/components/Badge';
 import { StateMessage } from '@/components/StateMessage';
 import { useModuleEnabled } from '@/features/app/modules';
 import { useAuthStore } from '@/features/auth/auth-store';
+import { AuthorizedAppsCard } from '@/features/authorized-apps/AuthorizedAppsCard';
 import { DevicesCard } from '@/features/devices/DevicesCard';
 import { MfaCard } from '@/features/mfa/MfaCard';
 import { ResetMfaCard } from '@/features/mfa/ResetMfaCard';
@@ -25,6 +26,7 @@ export function UserProfilePage() {
   const navigate = useNavigate({ from: '/users/$username' });
   const setIsEditing = (edit: boolean) => void navigate({ search: edit ? { edit: true } : {}, replace: true, ignoreBlocker: !edit });
   const isWireguardEnabled = useModuleEnabled('wireguard');
+  const isOpenidEnabled = useModuleEnabled('openid');
 
   if (user.isPending) return <StateMessage kind="loading" title={t('common.loading')} />;
   if (user.isError)
@@ -66,6 +68,7 @@ export function UserProfilePage() {
         )}
         <PasswordCard username={profile.username} isSelf={isSelf} isAdmin={isAdmin} />
         {isSelf ? <MfaCard username={profile.username} /> : isAdmin ? <ResetMfaCard user={profile} /> : null}
+        {isOpenidEnabled ? <AuthorizedAppsCard username={profile.username} /> : null}
       </div>
       {isWireguardEnabled ? <DevicesCard username={profile.username} /> : null}
     </section>
