@@ -13,7 +13,7 @@ test.afterEach(async () => {
   await app?.close();
 });
 
-test('a real app signs a user in through the console: login, TOTP step, consent; the second visit skips consent; revoking ends its refresh', async ({
+test('a real app signs a user in through the console: login, TOTP step, consent; the second visit skips consent; revoking ends its refresh and asks for consent again', async ({
   page,
 }) => {
   const username = `oidc${uniqueSuffix()}`;
@@ -85,4 +85,12 @@ test('a real app signs a user in through the console: login, TOTP step, consent;
   await page.goto(`${app.origin}/refresh`);
   await expect(page.getByRole('heading', { name: 'Refresh failed' })).toBeVisible();
   await expect(page.getByTestId('error')).toHaveText('invalid_grant');
+
+  // After the revocation the app's next sign-in asks for consent again; Cancel tells the app access_denied.
+  await page.goto(app.origin);
+  await page.getByRole('link', { name: 'Sign in with Palisade' }).click();
+  await expect(page.getByRole('heading', { name: `Sign in to ${appName}` })).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign-in refused' })).toBeVisible();
+  await expect(page.getByText('access_denied')).toBeVisible();
 });
