@@ -7859,7 +7859,7 @@ export interface components {
             started_at: string;
             last_handshake: string | null;
             ended_at: string | null;
-            end_reason: ("disconnected" | "inactive" | "user_disabled" | "replaced") | null;
+            end_reason: ("disconnected" | "inactive" | "user_disabled" | "replaced" | "mfa_reset") | null;
         };
         VpnSessionStartedInput: {
             session: components["schemas"]["VpnSessionInput"];
@@ -8361,7 +8361,7 @@ export interface components {
             started_at: string;
             last_handshake: string | null;
             ended_at: string | null;
-            end_reason: ("disconnected" | "inactive" | "user_disabled" | "replaced") | null;
+            end_reason: ("disconnected" | "inactive" | "user_disabled" | "replaced" | "mfa_reset") | null;
         };
         VpnSessionStarted: {
             session: components["schemas"]["VpnSession"];

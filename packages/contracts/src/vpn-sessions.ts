@@ -52,7 +52,7 @@ export const VpnSessionFinishBodySchema = z
   .refine((b) => b.code === undefined || b.credential === undefined, { error: 'invalid', path: ['credential'] });
 export type VpnSessionFinishBody = z.infer<typeof VpnSessionFinishBodySchema>;
 
-export const VPN_SESSION_END_REASONS = ['disconnected', 'inactive', 'user_disabled', 'replaced'] as const;
+export const VPN_SESSION_END_REASONS = ['disconnected', 'inactive', 'user_disabled', 'replaced', 'mfa_reset'] as const;
 
 export const VpnSessionSchema = z
   .object({

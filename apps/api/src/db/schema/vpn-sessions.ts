@@ -37,7 +37,7 @@ export const vpnSessions = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }),
     lastHandshake: timestamp('last_handshake', { withTimezone: true }),
     endedAt: timestamp('ended_at', { withTimezone: true }),
-    /** `disconnected`, `inactive` (no handshake for the threshold), `user_disabled`, `replaced`. */
+    /** `disconnected`, `inactive` (silent for the threshold), `user_disabled`, `replaced`, `mfa_reset`. */
     endReason: text('end_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

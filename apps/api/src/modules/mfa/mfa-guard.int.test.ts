@@ -85,6 +85,19 @@ describe('second-factor checks under the login lockout', () => {
     expect(problemOf(await passwordSignIn())).toMatchObject({ status: 429, code: 'auth.too_many_attempts' });
   });
 
+  it('wrong passwords turning MFA off lock the account like wrong codes: then even the right password gets 429', async () => {
+    await enableTotp(t, carol);
+    const off = (password: string) => t.request('DELETE', '/api/v1/auth/mfa', { cookie: carol, payload: { password } });
+    for (let i = 1; i <= 5; i++) {
+      const res = await off('Wrong-password-1');
+      expect([res.statusCode, res.json().code], `attempt ${i}`).toEqual([400, 'auth.invalid_password']);
+    }
+    expect(problemOf(await off('Wrong-password-1'))).toMatchObject({ status: 429, code: 'auth.too_many_attempts' });
+    expect(problemOf(await off(USER_PASSWORD))).toMatchObject({ status: 429, code: 'auth.too_many_attempts' });
+    expect(problemOf(await passwordSignIn())).toMatchObject({ status: 429, code: 'auth.too_many_attempts' });
+    expect((await t.request('GET', '/api/v1/auth/mfa', { cookie: carol })).json().mfa_enabled).toBe(true);
+  });
+
   it('a passed check takes back only its own attempt: earlier failures stay counted', async () => {
     const secret = await initTotp();
     for (let i = 0; i < 4; i++) {

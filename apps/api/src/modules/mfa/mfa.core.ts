@@ -196,6 +196,41 @@ export class MfaCore {
   }
 
   /**
+   * The password as proof outside the sign-in (turning MFA off), under the same per-user and
+   * per-IP counters as `guardedCheck`: counted before the check, 429 `auth.too_many_attempts` when
+   * locked, a wrong password stays counted and answers 400 `auth.invalid_password`; a right one
+   * takes only this attempt back.
+   */
+  async guardedPasswordCheck(actor: SignedInActor, action: MfaCheckAction, check: () => Promise<boolean>): Promise<void> {
+    const login = new LoginRepo(this.db);
+    const ipKey = `ip:${actor.ip ?? 'unknown'}`;
+    const attempt = await login.begin(actor.username, ipKey, { user: USERNAME_POLICY, ip: IP_POLICY });
+    if (attempt.locked || attempt.userFailures > USERNAME_POLICY.limit || attempt.ipFailures > IP_POLICY.limit) {
+      const object = userObject({ id: actor.userId, username: actor.username });
+      await recordEvent(this.db, { type: 'auth.locked_out', actor: userActor(actor), object, details: { action } });
+      throw new HttpProblem(429, 'auth.too_many_attempts', TOO_MANY_ATTEMPTS_DETAIL);
+    }
+    const forgive = async () => {
+      const repo = new MfaRepo(this.db);
+      await repo.forgiveAttempt(attempt.userKey, USERNAME_POLICY.limit);
+      await repo.forgiveAttempt(ipKey, IP_POLICY.limit);
+    };
+    let ok: boolean;
+    try {
+      ok = await check();
+    } catch (err) {
+      await forgive();
+      throw err;
+    }
+    if (!ok) {
+      throw new HttpProblem(400, 'auth.invalid_password', 'The current password is incorrect.', [
+        { path: 'password', code: 'invalid', message: 'Invalid value' },
+      ]);
+    }
+    await forgive();
+  }
+
+  /**
    * Marks `method` enabled for the user and keeps the user's flags right: MFA on, the default
    * kept (or this method when there was none). Enabling the first method generates recovery codes,
    * returned once. Run it in the transaction that enables the method.

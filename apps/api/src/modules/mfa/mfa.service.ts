@@ -8,6 +8,7 @@ import { withEvents } from '#src/modules/events/record-event.js';
 import { userObject } from '#src/modules/users/users.events.js';
 import { UsersRepo } from '#src/modules/users/users.repo.js';
 import { type Actor, userNotFound } from '#src/modules/users/users.service.js';
+import { endSessionsForMfaRemoval } from '#src/modules/vpn-sessions/vpn-sessions.service.js';
 import type { MfaCore, MfaMethod } from './mfa.core.js';
 import { MfaRepo } from './mfa.repo.js';
 import type { TotpService } from './totp.service.js';
@@ -72,16 +73,19 @@ export class MfaService {
         'mfa_disable',
         async () => (await this.totp.check(this.db, actor.userId, code)) || undefined,
       );
-    } else if (!(await verifyPassword(await repo.passwordHash(actor.userId), body.password ?? ''))) {
-      throw new HttpProblem(400, 'auth.invalid_password', 'The current password is incorrect.', [
-        { path: 'password', code: 'invalid', message: 'Invalid value' },
-      ]);
+    } else {
+      // So does a wrong password (else it would be an unlimited password oracle).
+      await this.core.guardedPasswordCheck(actor, 'mfa_disable', async () =>
+        verifyPassword(await repo.passwordHash(actor.userId), body.password ?? ''),
+      );
     }
     await withEvents(this.db, async (tx) => {
       await this.core.disableAll(tx, actor.userId);
+      // VPN sessions authorised by the removed second factor end with it.
+      const ended = await endSessionsForMfaRemoval(tx, userActor(actor), actor.userId);
       return {
         result: undefined,
-        events: [{ type: 'mfa.disabled', actor: userActor(actor), object: userObject(me(actor)) }],
+        events: [{ type: 'mfa.disabled', actor: userActor(actor), object: userObject(me(actor)) }, ...ended],
       };
     });
   }
@@ -92,6 +96,7 @@ export class MfaService {
       const target = await new UsersRepo(tx).findByUsername(username);
       if (!target) throw userNotFound(username);
       await this.core.disableAll(tx, target.id);
+      const ended = await endSessionsForMfaRemoval(tx, userActor(actor), target.id);
       return {
         result: undefined,
         events: [
@@ -101,6 +106,7 @@ export class MfaService {
             object: userObject(target),
             ...(target.id === actor.userId ? {} : { subjectUserId: target.id }),
           },
+          ...ended,
         ],
       };
     });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '#src/db/client.js';
 import { queryRows } from '#src/db/rows.js';
 import { connectGateway, createGrpcApp, deltaOf, type GrpcTestApp, snapshotOf, type TestGateway } from '#test/gateway-support.js';
-import { ensureWorkerDatabase, USER_PASSWORD, userBody } from '#test/helpers.js';
+import { ADMIN_PASSWORD, ensureWorkerDatabase, USER_PASSWORD, userBody } from '#test/helpers.js';
 import { wrongCode } from '#test/mfa-fixtures.js';
 import { createLocation, newKey } from '#test/network-fixtures.js';
 import { expireVpnSessions } from './vpn-sessions.job.js';
@@ -134,6 +134,75 @@ describe('VPN sessions of MFA-protected locations', () => {
 
     const events = await queryRows<{ type: string }>(db.db, sql`select type from events where type like 'vpn_session.%' order by id`);
     expect(events.map((e) => e.type)).toEqual(['vpn_session.started', 'vpn_session.ended']);
+  }, 60_000);
+  it("ends the user's sessions when their MFA is turned off or reset by an admin, and their peers leave the gateway", async () => {
+    const { mfa, key } = await setup();
+    await t.app.inject({ method: 'POST', url: '/api/v1/user', headers: { cookie: t.admin }, payload: userBody('dave') });
+    const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth', payload: { username: 'dave', password: USER_PASSWORD } });
+    const dave = String(login.headers['set-cookie']).split(';')[0] ?? '';
+    const daveKey = newKey();
+    expect((await req('POST', '/api/v1/device/dave', dave, { name: 'phone', wireguard_pubkey: daveKey })).statusCode).toBe(201);
+    const connect = async (cookie: string, pubkey: string) => {
+      const secret = await enableTotp(cookie);
+      const c = await req('POST', '/api/v1/vpn_session/start', cookie, { location_id: mfa.id, device_pubkey: pubkey });
+      const done = await req('POST', '/api/v1/vpn_session/finish', cookie, { challenge: c.json().challenge, code: code(secret, 0) });
+      expect(done.statusCode).toBe(201);
+      return done.json().session.id as number;
+    };
+    const adminSession = await connect(t.admin, key);
+    const daveSession = await connect(dave, daveKey);
+    const g = await gatewayOf(mfa.id);
+    expect((await g.waitFor('snapshot', snapshotOf)).peers.map((p) => p.publicKey).sort()).toEqual([key, daveKey].sort());
+    const endReason = async (id: number) =>
+      (await queryRows<{ end_reason: string | null }>(db.db, sql`select end_reason from vpn_sessions where id = ${id}`))[0]?.end_reason;
+
+    // An admin resets dave's MFA: his session ends, the admin's stays.
+    let mark = g.received.length;
+    expect((await req('DELETE', '/api/v1/user/dave/mfa', t.admin)).statusCode).toBe(204);
+    await peerRemove(g, daveKey, mark);
+    expect(await endReason(daveSession)).toBe('mfa_reset');
+    expect(await endReason(adminSession)).toBeNull();
+
+    // The admin turns their own MFA off with the password: their session ends too.
+    mark = g.received.length;
+    expect((await req('DELETE', '/api/v1/auth/mfa', t.admin, { password: ADMIN_PASSWORD })).statusCode).toBe(204);
+    await peerRemove(g, key, mark);
+    expect((await req('GET', '/api/v1/vpn_session', t.admin)).json()[0]).toMatchObject({ id: adminSession, end_reason: 'mfa_reset' });
+
+    const ended = await queryRows<{ type: string; reason: string; session_id: number }>(
+      db.db,
+      sql`select type, details->>'reason' as reason, (details->>'session_id')::int as session_id from events where type = 'vpn_session.ended' order by id`,
+    );
+    expect(ended).toEqual([
+      { type: 'vpn_session.ended', reason: 'mfa_reset', session_id: daveSession },
+      { type: 'vpn_session.ended', reason: 'mfa_reset', session_id: adminSession },
+    ]);
+  }, 60_000);
+  it('keeps a session whose device sends between handshakes (growing rx counters), and ends it once they stop', async () => {
+    const { mfa, key, deviceId } = await setup();
+    const secret = await enableTotp(t.admin);
+    const c = await req('POST', '/api/v1/vpn_session/start', t.admin, { location_id: mfa.id, device_pubkey: key });
+    const done = await req('POST', '/api/v1/vpn_session/finish', t.admin, { challenge: c.json().challenge, code: code(secret, 0) });
+    expect(done.statusCode).toBe(201);
+    const id = done.json().session.id as number;
+    await db.db.execute(sql`update locations set peer_disconnect_threshold = 60 where id = ${mfa.id}`);
+    await db.db.execute(sql`update vpn_sessions set started_at = now() - interval '10 minutes' where id = ${id}`);
+    // Reports as a gateway sends them: cumulative counters, the handshake 200 s old (WireGuard renews it every ~120 s in use).
+    const report = (gatewayId: number, agoS: number, upload: number, download: number) =>
+      db.db.execute(sql`insert into peer_stats (location_id, device_id, gateway_id, collected_at, upload, download, latest_handshake)
+        values (${mfa.id}, ${deviceId}, ${gatewayId}, now() - make_interval(secs => ${agoS}), ${upload}, ${download}, now() - interval '200 seconds')`);
+    await report(1, 100, 1000, 1000);
+    await report(1, 30, 5000, 9000);
+    expect(await expireVpnSessions(db.db)).toBe(0);
+
+    // The device stopped sending: the gateway's own counter (tx, handshake attempts) grows, its rx does not.
+    // Another gateway's lower counters between two reports are not growth.
+    await db.db.execute(sql`delete from peer_stats where device_id = ${deviceId}`);
+    await report(1, 100, 5000, 9000);
+    await report(2, 50, 10, 10);
+    await report(1, 30, 5000, 9500);
+    expect(await expireVpnSessions(db.db)).toBe(1);
+    expect((await req('GET', '/api/v1/vpn_session', t.admin)).json()[0]).toMatchObject({ id, end_reason: 'inactive' });
   }, 60_000);
   it('ends a session after the threshold without a handshake, and when the user is disabled', async () => {
     const { mfa, key, deviceId } = await setup();

@@ -9,8 +9,8 @@ import { sessionEndedEvent } from './vpn-sessions.service.js';
 export const VPN_SESSION_SWEEP_MS = 10_000;
 
 /**
- * One pass: ends the sessions whose device had no handshake for the location's threshold (the
- * gateways' stats reports), with `vpn_session.ended` (reason `inactive`) in the same transaction;
+ * One pass: ends the sessions whose device had neither a handshake nor sent anything for the
+ * location's threshold (the gateways' stats reports), with `vpn_session.ended` (reason `inactive`) in the same transaction;
  * the end reaches the gateways as a peer delta. Returns how many ended. Safe on every replica: a
  * session ends once (the update only takes rows still active).
  */

@@ -131,10 +131,32 @@ export class VpnSessionsRepo {
     return row ? this.get(row.id) : undefined;
   }
 
+  /** Ends all the user's active sessions (their peers leave the gateways as deltas); the ended rows. */
+  async endForUser(userId: number, reason: string): Promise<SessionRow[]> {
+    const rows = await queryRows<{ id: number }>(
+      this.db,
+      sql`update vpn_sessions set ended_at = now(), end_reason = ${reason}
+           where user_id = ${userId} and started_at is not null and ended_at is null returning id`,
+    );
+    const out: SessionRow[] = [];
+    for (const r of rows) {
+      const row = await this.get(r.id);
+      if (row) out.push(row);
+    }
+    return out;
+  }
+
   /**
-   * Ends active sessions whose device had no handshake with the location for its
-   * `peer_disconnect_threshold` (seconds), counted from the latest handshake the gateways reported
-   * or, before the first one, from the session's start. Updates `last_handshake` first.
+   * Ends active sessions whose device was silent with the location for its
+   * `peer_disconnect_threshold` (seconds): no handshake (counted from the latest one the gateways
+   * reported or, before the first one, from the session's start) and no growth of what the device
+   * sent (a gateway's rx counter, `upload`) between two reports of the same gateway. WireGuard
+   * renews a handshake only about every 120 s while traffic flows, so the handshake alone would
+   * end sessions in use under a short threshold. The counters are read only for the sessions the
+   * handshake would end, through `peer_stats_location_time_idx`, over twice the threshold (so the
+   * report before each one in the threshold is there; stats come far more often than that).
+   * `upload` alone: the gateway's tx grows with its own handshake attempts to a device that is gone.
+   * Updates `last_handshake` first.
    */
   async expireInactive(): Promise<SessionRow[]> {
     await this.db.execute(sql`
@@ -151,6 +173,14 @@ export class VpnSessionsRepo {
             from locations l
            where l.id = s.location_id and s.started_at is not null and s.ended_at is null
              and greatest(s.started_at, coalesce(s.last_handshake, s.started_at)) < now() - make_interval(secs => l.peer_disconnect_threshold)
+             and not exists (
+                   select 1 from (
+                     select ps.collected_at, ps.upload,
+                            lag(ps.upload) over (partition by ps.gateway_id order by ps.collected_at) as previous
+                       from peer_stats ps
+                      where ps.location_id = s.location_id and ps.device_id = s.device_id
+                        and ps.collected_at >= now() - make_interval(secs => 2 * l.peer_disconnect_threshold)) r
+                    where r.upload > r.previous and r.collected_at >= now() - make_interval(secs => l.peer_disconnect_threshold))
        returning s.id`,
     );
     const out: SessionRow[] = [];

@@ -54,6 +54,15 @@ export function sessionEndedEvent(actor: EventActor, row: SessionRow, reason: st
 }
 
 /**
+ * Ends the user's active sessions because the second factor that authorised them was removed
+ * (`DELETE /auth/mfa`, an admin's MFA reset), in the caller's transaction; the events to record.
+ */
+export async function endSessionsForMfaRemoval(tx: Db, actor: EventActor, userId: number): Promise<DomainEvent[]> {
+  const ended = await new VpnSessionsRepo(tx).endForUser(userId, 'mfa_reset');
+  return ended.map((row) => sessionEndedEvent(actor, row, 'mfa_reset'));
+}
+
+/**
  * VPN sessions of MFA-protected locations (docs/mfa.md): a device's peer is on such a location's
  * gateways only while its owner has an active session, started by passing their MFA, with a fresh
  * preshared key delivered once.
