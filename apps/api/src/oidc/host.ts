@@ -30,6 +30,12 @@ export interface OidcHostOptions {
   consoleUser(token: string): Promise<number | undefined>;
 }
 
+interface Instance {
+  provider: Provider;
+  callback: ReturnType<Provider['callback']>;
+  fingerprint: string;
+}
+
 /** Paths the provider answers itself (Fastify's hooks and routes never see these requests). */
 export function isProviderPath(url: string): boolean {
   const path = url.split('?')[0] ?? '';
@@ -44,8 +50,9 @@ export function isProviderPath(url: string): boolean {
  */
 export class OidcHost {
   readonly #options: OidcHostOptions;
-  #current: { provider: Provider; fingerprint: string } | undefined;
-  #building: Promise<Provider> | undefined;
+  /** The instance, its request handler (Koa composes the middleware once per callback()) and key set. */
+  #current: Instance | undefined;
+  #building: Promise<Instance> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #app: FastifyInstance | undefined;
 
@@ -67,14 +74,18 @@ export class OidcHost {
   }
 
   async provider(): Promise<Provider> {
-    if (this.#current) return this.#current.provider;
+    return (await this.#instance()).provider;
+  }
+
+  #instance(): Promise<Instance> {
+    if (this.#current) return Promise.resolve(this.#current);
     this.#building ??= this.#build().finally(() => {
       this.#building = undefined;
     });
     return this.#building;
   }
 
-  async #build(): Promise<Provider> {
+  async #build(): Promise<Instance> {
     const { db, secrets } = this.#options;
     await ensureSigningKeys(db, secrets);
     const jwks = await loadProviderJwks(db, secrets);
@@ -85,8 +96,8 @@ export class OidcHost {
       jwks,
       hooks: { consoleAccount: (ctx) => this.#consoleAccount(ctx), interactionUrl: (ctx, i) => this.#interactionUrl(ctx, i) },
     });
-    this.#current = { provider, fingerprint: jwksFingerprint(jwks) };
-    return provider;
+    this.#current = { provider, callback: provider.callback(), fingerprint: jwksFingerprint(jwks) };
+    return this.#current;
   }
 
   /** Re-reads the keys; a new key set (rotation, or a key's turn to sign) builds a new instance. */
@@ -115,12 +126,12 @@ export class OidcHost {
    * with TRUST_PROXY.
    */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const provider = await this.provider();
+    const { callback } = await this.#instance();
     const issuer = new URL(this.issuer());
     req.headers['x-forwarded-host'] = issuer.host;
     req.headers['x-forwarded-proto'] = issuer.protocol.slice(0, -1);
     if (!this.#options.trustProxy) delete req.headers['x-forwarded-for'];
-    await provider.callback()(req, res);
+    await callback(req, res);
   }
 
   async #consoleUserId(ctx: KoaContextWithOIDC): Promise<number | undefined> {
