@@ -53,7 +53,8 @@ export const en = {
   'authorizedApps.revoke': 'Revoke',
   'authorizedApps.revokeNamed': 'Revoke {{app}}',
   'authorizedApps.revokeTitle': 'Revoke app access',
-  'authorizedApps.revokeText': '{{app}} will be signed out at once: its access and refresh tokens stop working, and the next sign-in asks for consent again.',
+  'authorizedApps.revokeText':
+    '{{app}} will be signed out at once: its access and refresh tokens stop working, and the next sign-in asks for consent again.',
   'authorizedApps.revoked': 'Access of {{app}} revoked',
   'consent.pageTitle': 'Authorize app',
   'consent.title': 'Sign in to {{app}}',
@@ -214,7 +215,8 @@ export const en = {
   'error.webhook.not_found': 'Webhook not found.',
   'error.webhook.delivery_not_found': 'Delivery not found.',
   'error.activity_log_stream.not_found': 'Activity log streaming destination not found.',
-  'error.openid.interaction_not_found': 'This sign-in request has expired or was started in another browser. Go back to the app and sign in again.',
+  'error.openid.interaction_not_found':
+    'This sign-in request has expired or was started in another browser. Go back to the app and sign in again.',
   'error.oauth_client.not_found': 'OpenID app not found.',
   'error.authorized_app.not_found': 'This app is not authorized for the user.',
   'error.oauth_client.public': 'A public app has no client secret.',

@@ -43,7 +43,8 @@ export const ko: Catalogue = {
   'authorizedApps.revoke': '철회',
   'authorizedApps.revokeNamed': '{{app}} 철회',
   'authorizedApps.revokeTitle': '앱 접근 권한 철회',
-  'authorizedApps.revokeText': '{{app}}은(는) 즉시 로그아웃됩니다. 액세스 토큰과 새로 고침 토큰이 더 이상 작동하지 않으며, 다음 로그인 때 다시 동의를 요청합니다.',
+  'authorizedApps.revokeText':
+    '{{app}}은(는) 즉시 로그아웃됩니다. 액세스 토큰과 새로 고침 토큰이 더 이상 작동하지 않으며, 다음 로그인 때 다시 동의를 요청합니다.',
   'authorizedApps.revoked': '{{app}}의 접근 권한을 철회했습니다',
   'consent.pageTitle': '앱 승인',
   'consent.title': '{{app}}에 로그인',

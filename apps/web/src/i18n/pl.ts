@@ -43,7 +43,8 @@ export const pl: Catalogue = {
   'authorizedApps.revoke': 'Cofnij dostęp',
   'authorizedApps.revokeNamed': 'Cofnij dostęp: {{app}}',
   'authorizedApps.revokeTitle': 'Cofnięcie dostępu aplikacji',
-  'authorizedApps.revokeText': '{{app}} zostanie od razu wylogowana: jej tokeny dostępu i odświeżania przestaną działać, a przy następnym logowaniu zgoda będzie potrzebna ponownie.',
+  'authorizedApps.revokeText':
+    '{{app}} zostanie od razu wylogowana: jej tokeny dostępu i odświeżania przestaną działać, a przy następnym logowaniu zgoda będzie potrzebna ponownie.',
   'authorizedApps.revoked': 'Cofnięto dostęp aplikacji {{app}}',
   'consent.pageTitle': 'Autoryzacja aplikacji',
   'consent.title': 'Logowanie do {{app}}',
@@ -215,7 +216,8 @@ export const pl: Catalogue = {
   'error.webhook.not_found': 'Nie znaleziono webhooka.',
   'error.webhook.delivery_not_found': 'Nie znaleziono dostarczenia.',
   'error.activity_log_stream.not_found': 'Nie znaleziono miejsca docelowego strumieniowania dziennika aktywności.',
-  'error.openid.interaction_not_found': 'To żądanie logowania wygasło lub rozpoczęto je w innej przeglądarce. Wróć do aplikacji i zaloguj się ponownie.',
+  'error.openid.interaction_not_found':
+    'To żądanie logowania wygasło lub rozpoczęto je w innej przeglądarce. Wróć do aplikacji i zaloguj się ponownie.',
   'error.oauth_client.not_found': 'Nie znaleziono aplikacji OpenID.',
   'error.authorized_app.not_found': 'Ta aplikacja nie jest autoryzowana przez tego użytkownika.',
   'error.oauth_client.public': 'Aplikacja publiczna nie ma sekretu klienta.',
