@@ -60,6 +60,8 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     state: text('state', { enum: ['active', 'mfa_pending'] }).notNull(),
+    /** The sign-in passed a second factor (the MFA step); the OpenID provider's `amr` says `mfa` only then. */
+    mfaPassed: boolean('mfa_passed').notNull().default(false),
     ip: text('ip'),
     userAgent: text('user_agent'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

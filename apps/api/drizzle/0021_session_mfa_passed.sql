@@ -1,0 +1,1 @@
+ALTER TABLE "sessions" ADD COLUMN "mfa_passed" boolean DEFAULT false NOT NULL;
