@@ -1,6 +1,6 @@
 import { DEFAULT_SETTINGS } from '@palisade/contracts';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, problemResponse, setFetchHandler } from '@/test/fetch-mock';
 import { ADMIN_USER } from '@/test/fixtures';
 
@@ -37,6 +37,12 @@ function fillAndSubmit(username: string, password: string) {
 }
 
 describe('login page', () => {
+  // The first import of the console transforms its whole module graph: seconds, more on a busy
+  // machine, and it fell inside whichever test ran first (then past that test's 5 s). Done once
+  // here, each test's fresh import (after vi.resetModules) only evaluates the transformed modules.
+  beforeAll(async () => {
+    await import('@/app/App');
+  }, 60_000);
   beforeEach(() => {
     window.history.replaceState(null, '', '/');
   });
