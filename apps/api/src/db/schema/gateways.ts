@@ -92,7 +92,12 @@ export const peerStats = pgTable(
     latestHandshake: timestamp('latest_handshake', { withTimezone: true }),
     endpoint: text('endpoint'),
   },
-  (t) => [index('peer_stats_location_time_idx').on(t.locationId, t.collectedAt), index('peer_stats_time_idx').on(t.collectedAt)],
+  (t) => [
+    index('peer_stats_location_time_idx').on(t.locationId, t.collectedAt),
+    index('peer_stats_time_idx').on(t.collectedAt),
+    // One device at one location over a recent window: the VPN session expiry (handshakes, counters).
+    index('peer_stats_device_time_idx').on(t.deviceId, t.locationId, t.collectedAt),
+  ],
 );
 
 /**

@@ -1,0 +1,1 @@
+CREATE INDEX "peer_stats_device_time_idx" ON "peer_stats" USING btree ("device_id","location_id","collected_at");
