@@ -223,7 +223,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: env.TRUST_PROXY,
     consoleUser: async (token) => {
       const resolved = await app.services.auth.resolve(token);
-      return resolved?.actor.state === 'active' ? resolved.actor.userId : undefined;
+      return resolved?.actor.state === 'active' ? { userId: resolved.actor.userId, mfaPassed: resolved.actor.mfaPassed } : undefined;
     },
   });
   await app.register(oidcMountPlugin, { host: oidc, openidEnabled: async () => (await app.services.settings.moduleFlags()).openid });

@@ -7,14 +7,13 @@ export interface OidcUser {
   sub: string;
   username: string;
   isActive: boolean;
-  mfaEnabled: boolean;
 }
 
 /** The user behind a `sub`, whether active or not; undefined when deleted. */
 export async function findUserBySub(db: Db, sub: string): Promise<OidcUser | undefined> {
   if (!/^[0-9a-f-]{36}$/i.test(sub)) return undefined;
   const [row] = await db
-    .select({ id: users.id, sub: users.oidcSub, username: users.username, isActive: users.isActive, mfaEnabled: users.mfaEnabled })
+    .select({ id: users.id, sub: users.oidcSub, username: users.username, isActive: users.isActive })
     .from(users)
     .where(eq(users.oidcSub, sub))
     .limit(1);

@@ -7,7 +7,7 @@ import type { Db } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
 import { SESSION_COOKIE } from '#src/plugins/session.js';
 import { subOfUser } from './accounts.repo.js';
-import { alreadyGranted, finishInteraction, type Interaction, promptForced } from './interactions.js';
+import { alreadyGranted, type ConsoleSession, finishInteraction, type Interaction, promptForced } from './interactions.js';
 import { consentUrl, createProvider, OIDC_PREFIX } from './provider.js';
 import { ensureSigningKeys, jwksFingerprint, loadProviderJwks } from './signing-keys.js';
 
@@ -26,8 +26,8 @@ export interface OidcHostOptions {
   secrets: SecretBox;
   publicUrl: string | undefined;
   trustProxy: boolean;
-  /** The console session's user id for a session cookie token, when the session is active. */
-  consoleUser(token: string): Promise<number | undefined>;
+  /** The console session of a session cookie token, when the session is active. */
+  consoleUser(token: string): Promise<ConsoleSession | undefined>;
 }
 
 interface Instance {
@@ -134,14 +134,14 @@ export class OidcHost {
     await callback(req, res);
   }
 
-  async #consoleUserId(ctx: KoaContextWithOIDC): Promise<number | undefined> {
+  async #consoleSession(ctx: KoaContextWithOIDC): Promise<ConsoleSession | undefined> {
     const token = ctx.cookies.get(SESSION_COOKIE);
     return token && token.length <= 128 ? this.#options.consoleUser(token) : undefined;
   }
 
   async #consoleAccount(ctx: KoaContextWithOIDC): Promise<string | undefined> {
-    const userId = await this.#consoleUserId(ctx);
-    return userId === undefined ? undefined : subOfUser(this.#options.db, userId);
+    const session = await this.#consoleSession(ctx);
+    return session === undefined ? undefined : subOfUser(this.#options.db, session.userId);
   }
 
   /**
@@ -150,9 +150,9 @@ export class OidcHost {
    * otherwise the console's consent page (which signs in first when needed).
    */
   async #interactionUrl(ctx: KoaContextWithOIDC, interaction: Interaction): Promise<string> {
-    const userId = await this.#consoleUserId(ctx);
-    if (userId !== undefined) {
-      const finished = await this.finishIfGranted(interaction, userId);
+    const session = await this.#consoleSession(ctx);
+    if (session !== undefined) {
+      const finished = await this.finishIfGranted(interaction, session);
       if (finished) return finished;
     }
     return consentUrl(interaction.uid);
@@ -163,7 +163,9 @@ export class OidcHost {
    * authorization waiting (the provider's interaction cookie): the resume URL when the user's
    * earlier grant covers it, else the consent page. Undefined when nothing waits.
    */
-  async continueAfterLogin(req: IncomingMessage, res: ServerResponse, userId: number): Promise<string | undefined> {
+  async continueAfterLogin(req: IncomingMessage, res: ServerResponse, sessionToken: string): Promise<string | undefined> {
+    const session = await this.#options.consoleUser(sessionToken);
+    if (!session) return undefined;
     const provider = await this.provider();
     let interaction: Interaction;
     try {
@@ -171,17 +173,17 @@ export class OidcHost {
     } catch {
       return undefined;
     }
-    return (await this.finishIfGranted(interaction, userId)) ?? consentUrl(interaction.uid);
+    return (await this.finishIfGranted(interaction, session)) ?? consentUrl(interaction.uid);
   }
 
   /** Finishes the interaction when the user's earlier grant covers it; the resume URL, or undefined. */
-  async finishIfGranted(interaction: Interaction, userId: number): Promise<string | undefined> {
+  async finishIfGranted(interaction: Interaction, session: ConsoleSession): Promise<string | undefined> {
     if (interaction.prompt.name !== 'login' && interaction.prompt.name !== 'consent') return undefined;
     if (promptForced(interaction).any) return undefined;
-    const sub = await subOfUser(this.#options.db, userId);
+    const sub = await subOfUser(this.#options.db, session.userId);
     if (!sub) return undefined;
     const provider = await this.provider();
     if (!(await alreadyGranted(provider, this.#options.db, sub, interaction))) return undefined;
-    return (await finishInteraction(provider, this.#options.db, interaction, userId))?.url;
+    return (await finishInteraction(provider, this.#options.db, interaction, session))?.url;
   }
 }

@@ -33,17 +33,24 @@ export async function alreadyGranted(provider: Provider, db: Db, sub: string, in
   return requestedScopes(interaction).every((s) => s === 'offline_access' || granted.has(s)) ? grantId : undefined;
 }
 
+/** The console session an interaction finishes with: its user, and whether its sign-in passed MFA. */
+export interface ConsoleSession {
+  userId: number;
+  mfaPassed: boolean;
+}
+
 /**
  * Records the console user's sign-in and consent on the interaction; resolves to the provider's
- * resume URL. `amr` says `mfa` when the user has MFA on (then the console session passed it).
+ * resume URL. `amr` says `mfa` only when the console session's own sign-in passed the MFA step (a
+ * session opened with the password before the user turned MFA on does not).
  */
 export async function finishInteraction(
   provider: Provider,
   db: Db,
   interaction: Interaction,
-  userId: number,
+  session: ConsoleSession,
 ): Promise<{ url: string; sub: string; scopes: string[] } | undefined> {
-  const sub = await subOfUser(db, userId);
+  const sub = await subOfUser(db, session.userId);
   const user = sub ? await findUserBySub(db, sub) : undefined;
   if (!sub || !user?.isActive) return undefined;
   const clientId = String(interaction.params.client_id);
@@ -55,7 +62,7 @@ export async function finishInteraction(
   if (details.missingOIDCClaims?.length) grant.addOIDCClaims(details.missingOIDCClaims);
   const grantId = await grant.save();
   interaction.result = {
-    login: { accountId: sub, amr: user.mfaEnabled ? ['pwd', 'mfa'] : ['pwd'], remember: true },
+    login: { accountId: sub, amr: session.mfaPassed ? ['pwd', 'mfa'] : ['pwd'], remember: true },
     consent: { grantId },
   };
   await interaction.save(Math.max(interaction.exp - epoch(), 1));

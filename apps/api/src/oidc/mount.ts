@@ -38,7 +38,8 @@ export const oidcMountPlugin = fp(async (app: FastifyInstance, opts: { host: Oid
     if (reply.statusCode !== 200 || request.routeOptions.schema?.response?.[200 as never] !== LoginSuccessSchema) return payload;
     if (!request.headers.cookie?.includes(`${INTERACTION_COOKIE}=`) || !(await opts.openidEnabled())) return payload;
     const signedIn = payload as LoginSuccess;
-    const url = await opts.host.continueAfterLogin(request.raw, reply.raw, signedIn.user.id);
+    if (!request.issuedSessionToken) return payload;
+    const url = await opts.host.continueAfterLogin(request.raw, reply.raw, request.issuedSessionToken);
     return url ? { ...signedIn, url } : payload;
   });
   app.addHook('onRequest', async (request, reply) => {

@@ -449,6 +449,40 @@ describe('OpenID provider: openid-client as the relying party', () => {
       expectedNonce: started.nonce,
     });
     expect(tokens.claims()?.amr).toEqual(['pwd', 'mfa']);
+    // The app's next sign-in finishes at once from the same console session: still `mfa`.
+    const again = await authorize(app.config, browser);
+    const silent = await client.authorizationCodeGrant(app.config, await followToApp(browser, again.location), {
+      pkceCodeVerifier: again.verifier,
+      expectedState: again.state,
+      expectedNonce: again.nonce,
+    });
+    expect(silent.claims()?.amr).toEqual(['pwd', 'mfa']);
+  });
+
+  it('a console session opened with the password before the user turned MFA on: amr says pwd only', async () => {
+    await newUser('oidcquinn');
+    const app = await registerApp();
+    const browser = new Browser(issuer);
+    expect((await consoleLogin(browser, 'oidcquinn')).status).toBe(200);
+    const other = await t.login('oidcquinn', USER_PASSWORD);
+    await enableTotp(t, other);
+    const started = await authorize(app.config, browser);
+    const uid = new URL(started.location, issuer).searchParams.get('interaction') ?? '';
+    expect(started.location).toBe(`/consent?interaction=${uid}`);
+    const tokens = await client.authorizationCodeGrant(app.config, await consent(browser, uid), {
+      pkceCodeVerifier: started.verifier,
+      expectedState: started.state,
+      expectedNonce: started.nonce,
+    });
+    expect(tokens.claims()?.amr).toEqual(['pwd']);
+    // Finished at once from the console session (the app has consent): still no `mfa`.
+    const again = await authorize(app.config, browser);
+    const silent = await client.authorizationCodeGrant(app.config, await followToApp(browser, again.location), {
+      pkceCodeVerifier: again.verifier,
+      expectedState: again.state,
+      expectedNonce: again.nonce,
+    });
+    expect(silent.claims()?.amr).toEqual(['pwd']);
   });
 
   it('signing in again after sign-out: POST /auth answers the resume URL when the app already has consent', async () => {

@@ -93,7 +93,10 @@ export const openidInteractionRoutes: FastifyPluginAsyncZod<{ host: OidcHost; db
         await recordEvent(db, { type: 'oauth_app.access_denied', actor: userActor(actor), object });
         return { url };
       }
-      const finished = await finishInteraction(provider, db, interaction, actor.userId);
+      const finished = await finishInteraction(provider, db, interaction, {
+        userId: actor.userId,
+        mfaPassed: request.session?.mfaPassed === true,
+      });
       if (!finished) throw notFound();
       await recordEvent(db, {
         type: 'oauth_app.authorized',

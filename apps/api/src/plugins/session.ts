@@ -10,6 +10,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in caller (any session state), or null. */
     session: SessionActor | null;
+    /** The session token this response's cookie carries (a sign-in, or a refreshed expiry), or null. */
+    issuedSessionToken: string | null;
   }
 }
 
@@ -26,6 +28,7 @@ export interface SessionCookieOptions {
 }
 
 export function setSessionCookie(reply: FastifyReply, token: string, options: SessionCookieOptions): void {
+  reply.request.issuedSessionToken = token;
   reply.setCookie(SESSION_COOKIE, token, {
     path: '/',
     httpOnly: true,
@@ -46,6 +49,7 @@ export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
  */
 export const sessionPlugin = fp(async (app: FastifyInstance, opts: SessionCookieOptions) => {
   app.decorateRequest('session', null);
+  app.decorateRequest('issuedSessionToken', null);
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return;
     const token = request.cookies[SESSION_COOKIE];

@@ -8,6 +8,8 @@ export type SessionState = (typeof sessions.$inferSelect)['state'];
 export interface SessionActor {
   sessionId: string;
   state: SessionState;
+  /** The sign-in passed a second factor (the MFA step), not only the password. */
+  mfaPassed: boolean;
   lastSeenAt: Date;
   userId: number;
   username: string;
@@ -18,6 +20,7 @@ const findLiveSession = preparedRows<
   {
     session_id: string;
     state: SessionState;
+    mfa_passed: boolean;
     last_seen_at: Date | string;
     user_id: number;
     username: string;
@@ -25,7 +28,7 @@ const findLiveSession = preparedRows<
   },
   'id'
 >(
-  (p) => sql`select s.id as session_id, s.state, s.last_seen_at, u.id as user_id, u.username,
+  (p) => sql`select s.id as session_id, s.state, s.mfa_passed, s.last_seen_at, u.id as user_id, u.username,
       exists (select 1 from ${groupMembers} gm join ${groups} g on g.id = gm.group_id
               where gm.user_id = u.id and g.is_admin) as is_admin
     from ${sessions} s join ${users} u on u.id = s.user_id
@@ -49,6 +52,7 @@ export class SessionsRepo {
     return {
       sessionId: row.session_id,
       state: row.state,
+      mfaPassed: row.mfa_passed,
       lastSeenAt: new Date(row.last_seen_at),
       userId: row.user_id,
       username: row.username,

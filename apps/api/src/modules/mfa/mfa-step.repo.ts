@@ -100,8 +100,8 @@ const succeedStatement = preparedRows<{ held: boolean; spent: boolean; groups: s
         ),
         ${reliefCtes(p, sql`exists (select 1 from spent)`)},
         created as (
-          insert into ${sessions} (id, user_id, state, ip, user_agent, expires_at)
-          select ${p.sessionId}::text, ${p.userId}::int, 'active', ${p.ip}::text, ${p.userAgent}::text, ${p.expiresAt}::timestamptz
+          insert into ${sessions} (id, user_id, state, mfa_passed, ip, user_agent, expires_at)
+          select ${p.sessionId}::text, ${p.userId}::int, 'active', true, ${p.ip}::text, ${p.userAgent}::text, ${p.expiresAt}::timestamptz
           where exists (select 1 from spent)
         ),
         logged as (${eventInsert(p, sql`exists (select 1 from spent)`)})
