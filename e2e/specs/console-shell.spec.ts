@@ -53,12 +53,16 @@ test('settings: tabs per spec, honest about what is not available, one save mode
     await settingsTab(page, 'LDAP').click();
     await expect(page.getByRole('note')).toContainText('Not available in this release.');
     await expect(page.getByRole('textbox')).toHaveCount(0);
+    // The OpenID tab is about signing in through an external provider; Palisade's own provider is the module switch.
+    await settingsTab(page, 'OpenID').click();
+    await expect(page.getByRole('note')).toContainText('through an external OpenID Connect provider');
 
     await settingsTab(page, 'Global').click();
     const form = page.getByRole('form', { name: 'Global' });
     await expect(form.getByRole('button', { name: 'Save' })).toBeDisabled();
     await expect(form.getByRole('checkbox', { name: 'Webhooks' })).toBeEnabled();
     await expect(form.getByRole('checkbox', { name: 'YubiKey provisioning' })).toBeDisabled();
+    await expect(form.getByRole('checkbox', { name: 'OpenID Connect provider' })).toBeEnabled();
     await form.getByLabel('Instance name').fill(name);
     await expect(form.getByText('Unsaved changes')).toBeVisible();
 

@@ -503,7 +503,9 @@ export const en = {
   'settings.module.wireguard': 'WireGuard VPN',
   'settings.module.webhooks': 'Webhooks',
   'settings.module.worker': 'YubiKey provisioning',
-  'settings.module.openid': 'OpenID Connect',
+  'settings.module.openid': 'OpenID Connect provider',
+  'settings.module.openidHint':
+    'Lets your apps sign users in with their Palisade accounts (OpenID apps). When off, the OpenID apps screen and the users’ authorized apps disappear from the console, and the provider’s endpoints, the consent page and their API answer “module disabled” (404): apps cannot sign anyone in. Apps and authorizations are kept for when it is turned back on.',
   'settings.saved': 'Settings saved.',
   'smtp.title': 'Mail server (SMTP)',
   'smtp.hint':
@@ -540,7 +542,8 @@ export const en = {
   'settings.unavailable.title': 'Not available in this release.',
   'settings.unavailable.ldap':
     'Palisade cannot connect to an LDAP or Active Directory server yet; users and groups are managed in Palisade only.',
-  'settings.unavailable.openid': 'Palisade cannot sign users in through an external OpenID Connect provider yet.',
+  'settings.unavailable.openid':
+    'Palisade cannot yet sign users in to the console through an external OpenID Connect provider (another identity service). Letting your own apps sign users in with their Palisade accounts is a different feature: see OpenID apps.',
   'settings.module.wireguardHint':
     'Locations, overview, network devices and user devices. When off, they disappear from the console and their API answers 404.',
   'settings.moduleUnavailable':

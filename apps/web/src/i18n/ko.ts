@@ -488,7 +488,9 @@ export const ko: Catalogue = {
   'settings.module.wireguard': 'WireGuard VPN',
   'settings.module.webhooks': '웹훅',
   'settings.module.worker': 'YubiKey 프로비저닝',
-  'settings.module.openid': 'OpenID Connect',
+  'settings.module.openid': 'OpenID Connect 제공자',
+  'settings.module.openidHint':
+    '앱이 사용자의 Palisade 계정으로 로그인할 수 있게 합니다(OpenID 앱). 끄면 콘솔에서 OpenID 앱 화면과 사용자가 권한을 부여한 앱이 사라지고, 제공자 엔드포인트, 동의 페이지와 해당 API는 “모듈 비활성화”(404)로 응답하므로 앱으로 아무도 로그인할 수 없습니다. 앱과 권한 부여는 다시 켤 때를 위해 유지됩니다.',
   'settings.saved': '설정을 저장했습니다.',
   'smtp.title': '메일 서버(SMTP)',
   'smtp.hint':
@@ -525,7 +527,8 @@ export const ko: Catalogue = {
   'settings.unavailable.title': '이 릴리스에서는 사용할 수 없습니다.',
   'settings.unavailable.ldap':
     'Palisade는 아직 LDAP 또는 Active Directory 서버에 연결할 수 없습니다. 사용자와 그룹은 Palisade에서만 관리됩니다.',
-  'settings.unavailable.openid': 'Palisade는 아직 외부 OpenID Connect 제공자를 통한 로그인을 지원하지 않습니다.',
+  'settings.unavailable.openid':
+    'Palisade는 아직 외부 OpenID Connect 제공자(다른 ID 서비스)를 통한 콘솔 로그인을 지원하지 않습니다. 자체 앱이 Palisade 계정으로 사용자를 로그인시키는 것은 다른 기능입니다. OpenID 앱을 참조하세요.',
   'settings.module.wireguardHint': '위치, 개요, 네트워크 장치, 사용자 장치. 끄면 콘솔에서 사라지고 해당 API는 404로 응답합니다.',
   'settings.moduleUnavailable': '이 릴리스에서는 사용할 수 없습니다. 이 모듈의 화면이 아직 없으므로 이 스위치는 아무것도 바꾸지 않습니다.',
   'settings.networkView': '기본 네트워크 보기',

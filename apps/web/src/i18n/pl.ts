@@ -515,7 +515,9 @@ export const pl: Catalogue = {
   'settings.module.wireguard': 'WireGuard VPN',
   'settings.module.webhooks': 'Webhooki',
   'settings.module.worker': 'Provisioning kluczy YubiKey',
-  'settings.module.openid': 'OpenID Connect',
+  'settings.module.openid': 'Dostawca OpenID Connect',
+  'settings.module.openidHint':
+    'Pozwala Twoim aplikacjom logować użytkowników ich kontami Palisade (Aplikacje OpenID). Po wyłączeniu ekran Aplikacje OpenID i autoryzowane aplikacje użytkowników znikają z konsoli, a punkty końcowe dostawcy, strona zgody i ich API odpowiadają „moduł wyłączony” (404): aplikacje nie mogą nikogo zalogować. Aplikacje i autoryzacje zostają zachowane na wypadek ponownego włączenia.',
   'settings.saved': 'Zapisano ustawienia.',
   'smtp.title': 'Serwer poczty (SMTP)',
   'smtp.hint':
@@ -552,7 +554,8 @@ export const pl: Catalogue = {
   'settings.unavailable.title': 'Niedostępne w tej wersji.',
   'settings.unavailable.ldap':
     'Palisade nie łączy się jeszcze z serwerem LDAP ani Active Directory; użytkownikami i grupami zarządza się tylko w Palisade.',
-  'settings.unavailable.openid': 'Palisade nie umożliwia jeszcze logowania przez zewnętrznego dostawcę OpenID Connect.',
+  'settings.unavailable.openid':
+    'Palisade nie umożliwia jeszcze logowania do konsoli przez zewnętrznego dostawcę OpenID Connect (inną usługę tożsamości). Logowanie użytkowników kontami Palisade we własnych aplikacjach to inna funkcja: zobacz Aplikacje OpenID.',
   'settings.module.wireguardHint':
     'Lokalizacje, przegląd, urządzenia sieciowe i urządzenia użytkowników. Po wyłączeniu znikają z konsoli, a ich API odpowiada 404.',
   'settings.moduleUnavailable':

@@ -69,4 +69,19 @@ describe('Settings › Global: activity log retention and the egress allow-list'
     expect((within(form).getByRole('checkbox', { name: 'Webhooks' }) as HTMLInputElement).disabled).toBe(false);
     expect((within(form).getByRole('checkbox', { name: 'YubiKey provisioning' }) as HTMLInputElement).disabled).toBe(true);
   });
+
+  it('the OpenID provider switch works: it says what turning it off does, and saving sends openid_enabled', async () => {
+    renderTab({ ...DEFAULT_SETTINGS, openid_enabled: true });
+    const form = await screen.findByRole('form', { name: 'Global' });
+    const openid = within(form).getByRole('checkbox', { name: 'OpenID Connect provider' }) as HTMLInputElement;
+    expect(openid.disabled).toBe(false);
+    expect(openid.checked).toBe(true);
+    const hint = document.getElementById(openid.getAttribute('aria-describedby') ?? '')?.textContent ?? '';
+    expect(hint).toContain('When off, the OpenID apps screen and the users’ authorized apps disappear');
+    expect(hint).not.toContain('changes nothing');
+    fireEvent.click(openid);
+    fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0]).toMatchObject({ openid_enabled: false });
+  });
 });

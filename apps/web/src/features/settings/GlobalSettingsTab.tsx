@@ -13,12 +13,12 @@ import { SettingsFormActions, useSettingsLeaveGuard } from './SettingsFormAction
 import { useUpdateSettings } from './settings.mutations';
 import { settingsQueryOptions } from './settings.queries';
 
-/** Module switches: WireGuard and webhooks hide their screens; the others say they do nothing yet. */
+/** Module switches: WireGuard, webhooks and OpenID hide their screens; the worker's says it does nothing yet. */
 const MODULES = [
   ['wireguard_enabled', 'settings.module.wireguard', 'settings.module.wireguardHint'],
   ['webhooks_enabled', 'settings.module.webhooks', 'settings.module.webhooksHint'],
   ['worker_enabled', 'settings.module.worker', 'settings.moduleUnavailable'],
-  ['openid_enabled', 'settings.module.openid', 'settings.moduleUnavailable'],
+  ['openid_enabled', 'settings.module.openid', 'settings.module.openidHint'],
 ] as const satisfies readonly (readonly [keyof Settings, MessageKey, MessageKey])[];
 
 /** The SMTP fields belong to the SMTP tab: this form neither shows nor sends them. */
