@@ -52,6 +52,7 @@ import { vpnSessionsRoutes } from '#src/modules/vpn-sessions/vpn-sessions.routes
 import { createServices, type Services } from '#src/services.js';
 import { OidcHost } from '#src/oidc/host.js';
 import { oidcMountPlugin } from '#src/oidc/mount.js';
+import { deleteClientArtifacts } from '#src/oidc/provider.repo.js';
 import { openidInteractionRoutes } from '#src/oidc/routes.js';
 
 declare module 'fastify' {
@@ -249,7 +250,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(gatewaysRoutes);
   await app.register(statsRoutes);
   await app.register(webhooksRoutes, { db: database.db, secrets });
-  await app.register(oauthClientsRoutes, { db: database.db, secrets });
+  // Deleting an app removes the provider's artifacts of it (the module does not import oidc/).
+  await app.register(oauthClientsRoutes, { db: database.db, secrets, onAppDeleted: deleteClientArtifacts });
   await app.register(activityLogRoutes, { db: database.db });
   await app.register(openidInteractionRoutes, { host: oidc, db: database.db, secrets });
   await app.register(authorizedAppsRoutes, { db: database.db });

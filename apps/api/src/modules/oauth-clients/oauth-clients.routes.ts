@@ -14,18 +14,20 @@ import type { Db } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
 import { problems } from '#src/lib/route-schemas.js';
 import { actorOf } from '#src/plugins/session.js';
-import { OAuthClientsService } from './oauth-clients.service.js';
+import { type OAuthClientDeletedHook, OAuthClientsService } from './oauth-clients.service.js';
 
 export interface OAuthClientsRoutesOptions {
   db: Db;
   /** Seals client secrets at rest (the instance key; the OIDC provider opens them with the same). */
   secrets: SecretBox;
+  /** In the deleting transaction: removes the provider's grants, codes and tokens of the app. */
+  onAppDeleted: OAuthClientDeletedHook;
 }
 
 /** OpenID apps (OAuth clients), admin only, module `openid` (docs/openid.md). `id` is the client ID. */
 export const oauthClientsRoutes: FastifyPluginAsyncZod<OAuthClientsRoutesOptions> = async (app, options) => {
   const tags = ['openid'];
-  const apps = new OAuthClientsService(options.db, options.secrets);
+  const apps = new OAuthClientsService(options.db, options.secrets, options.onAppDeleted);
 
   app.get(
     '/api/v1/oauth',

@@ -12,7 +12,6 @@ import { conflict, notFound } from '#src/lib/problem.js';
 import { type SignedInActor, userActor } from '#src/modules/events/event-actor.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
 import { type OAuthClientRow, OAuthClientsRepo } from './oauth-clients.repo.js';
-import { removeProviderArtifacts } from './provider-artifacts.js';
 
 export const toOAuthClient = (row: OAuthClientRow): OAuthClient => ({
   client_id: row.clientId,
@@ -37,6 +36,13 @@ const publicApp = () => conflict('oauth_client.public', 'A public app has no cli
 const objectOf = (row: Pick<OAuthClientRow, 'clientId' | 'name'>) => ({ type: 'oauth_app', id: row.clientId, name: row.name });
 
 /**
+ * Runs in the transaction that deletes an OpenID app, after the app's row is gone: the OIDC
+ * provider removes what it stored for that client (app.ts wires it; this module does not know the
+ * provider).
+ */
+export type OAuthClientDeletedHook = (tx: Db, clientId: string) => Promise<void>;
+
+/**
  * OpenID apps (OAuth clients; spec §2, §3, §5, §7): CRUD, enable/disable, show and regenerate the
  * client secret. Secrets are sealed at rest with the instance key and never recorded in events.
  */
@@ -46,6 +52,7 @@ export class OAuthClientsService {
   constructor(
     private readonly db: Db,
     private readonly secrets: SecretBox,
+    private readonly onDeleted: OAuthClientDeletedHook,
   ) {
     this.#repo = new OAuthClientsRepo(db);
   }
@@ -137,7 +144,7 @@ export class OAuthClientsService {
       const before = await repo.findForUpdate(clientId);
       if (!before) throw appNotFound(clientId);
       await repo.delete(clientId);
-      await removeProviderArtifacts(tx, clientId);
+      await this.onDeleted(tx, clientId);
       await recordEvent(tx, { type: 'oauth_app.deleted', actor: userActor(actor), object: objectOf(before) });
     });
   }
