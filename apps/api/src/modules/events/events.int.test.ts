@@ -18,6 +18,21 @@ describe('the events outbox', () => {
 
   const settingsEvent = (name: string) => ({ type: 'settings.modified' as const, actor: SYSTEM_ACTOR, object: { type: 'settings', name } });
 
+  /**
+   * Reads after `start` until `count` events are readable. The read horizon is the oldest
+   * transaction running on the whole PostgreSQL server (ADR-005), so another database's open
+   * transaction (parallel test files, anything else on the server) holds committed events back
+   * for a while: wait for the horizon with a deadline instead of reading once.
+   */
+  async function readWhenVisible(repo: EventsRepo, start: Parameters<EventsRepo['readAfter']>[0], count: number) {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const read = await repo.readAfter(start, 100);
+      if (read.length >= count || Date.now() > deadline) return read;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
   it('records in the caller transaction: a rollback records nothing', async () => {
     const repo = new EventsRepo(db);
     const start = await repo.headCursor();
@@ -28,7 +43,7 @@ describe('the events outbox', () => {
       })
       .catch(() => undefined);
     await db.transaction((tx) => recordEvent(tx as unknown as Db, settingsEvent('kept')));
-    const read = await repo.readAfter(start, 100);
+    const read = await readWhenVisible(repo, start, 1);
     expect(read.map((e) => e.object_name)).toEqual(['kept']);
     expect(read[0]).toMatchObject({ module: 'settings', type: 'settings.modified', actor_type: 'system' });
   });
@@ -59,7 +74,7 @@ describe('the events outbox', () => {
     expect(await repo.readAfter(start, 100)).toEqual([]);
     release();
     await slow;
-    const read = await repo.readAfter(start, 100);
+    const read = await readWhenVisible(repo, start, 2);
     expect(read.map((e) => e.object_name)).toEqual(['slow', 'fast']);
     const after = await repo.readAfter({ tx: read[1]!.tx_id, id: read[1]!.id }, 100);
     expect(after).toEqual([]);
