@@ -97,7 +97,9 @@ describe('VPN sessions of MFA-protected locations', () => {
     expect(c2.json()).toMatchObject({ method: 'totp', methods: ['totp'] });
     const bad = await req('POST', '/api/v1/vpn_session/finish', t.admin, { challenge: c2.json().challenge, code: wrongCode(secret) });
     expect(bad.json().code).toBe('auth.invalid_code');
-    const done = await req('POST', '/api/v1/vpn_session/finish', t.admin, { challenge: c2.json().challenge, code: code(secret, 0) });
+    // One code string throughout: recomputing it later could cross a 30 s step and yield a new, valid code.
+    const used = code(secret, 0);
+    const done = await req('POST', '/api/v1/vpn_session/finish', t.admin, { challenge: c2.json().challenge, code: used });
     expect(done.statusCode).toBe(201);
     const psk = done.json().preshared_key as string;
     expect(Buffer.from(psk, 'base64')).toHaveLength(32);
@@ -105,10 +107,10 @@ describe('VPN sessions of MFA-protected locations', () => {
     const peer = await peerUpsert(g, key);
     expect(peer.presharedKey).toBe(psk);
     // The same challenge cannot start a second session, and the code cannot be replayed.
-    const again = await req('POST', '/api/v1/vpn_session/finish', t.admin, { challenge: c2.json().challenge, code: code(secret, 0) });
+    const again = await req('POST', '/api/v1/vpn_session/finish', t.admin, { challenge: c2.json().challenge, code: used });
     expect(again.json().code).toBe('vpn_session.challenge_invalid');
     const c3 = await req('POST', '/api/v1/vpn_session/start', t.admin, start);
-    const replay = await req('POST', '/api/v1/vpn_session/finish', t.admin, { challenge: c3.json().challenge, code: code(secret, 0) });
+    const replay = await req('POST', '/api/v1/vpn_session/finish', t.admin, { challenge: c3.json().challenge, code: used });
     expect(replay.json().code).toBe('auth.invalid_code');
 
     // A gateway connecting now (it replaces the first stream) gets the peer in its snapshot, with the key.
