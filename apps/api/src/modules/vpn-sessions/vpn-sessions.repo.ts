@@ -153,19 +153,22 @@ export class VpnSessionsRepo {
    * sent (a gateway's rx counter, `upload`) between two reports of the same gateway. WireGuard
    * renews a handshake only about every 120 s while traffic flows, so the handshake alone would
    * end sessions in use under a short threshold. The counters are read only for the sessions the
-   * handshake would end, through `peer_stats_location_time_idx`, over twice the threshold (so the
-   * report before each one in the threshold is there; stats come far more often than that).
+   * handshake would end, over twice the threshold (so the report before each one in the threshold
+   * is there; stats come far more often than that). Both reads take one device's recent reports
+   * through `peer_stats_device_time_idx`: a newer handshake comes in a report collected after the
+   * one already recorded, so reports from before `last_handshake` (less a minute of clock slack)
+   * are not read again.
    * `upload` alone: the gateway's tx grows with its own handshake attempts to a device that is gone.
    * Updates `last_handshake` first.
    */
   async expireInactive(): Promise<SessionRow[]> {
     await this.db.execute(sql`
       update vpn_sessions s set last_handshake = h.latest
-        from (select ps.device_id, ps.location_id, max(ps.latest_handshake) as latest
-                from peer_stats ps join vpn_sessions a on a.device_id = ps.device_id and a.location_id = ps.location_id
-               where a.started_at is not null and a.ended_at is null and ps.collected_at >= a.started_at
-               group by ps.device_id, ps.location_id) h
-       where s.device_id = h.device_id and s.location_id = h.location_id and s.started_at is not null and s.ended_at is null
+        from vpn_sessions a
+        cross join lateral (select max(ps.latest_handshake) as latest from peer_stats ps
+                             where ps.device_id = a.device_id and ps.location_id = a.location_id
+                               and ps.collected_at >= greatest(a.started_at, coalesce(a.last_handshake, a.started_at) - interval '1 minute')) h
+       where s.id = a.id and a.started_at is not null and a.ended_at is null
          and h.latest is not null and h.latest >= s.started_at and (s.last_handshake is null or h.latest > s.last_handshake)`);
     const rows = await queryRows<{ id: number }>(
       this.db,
