@@ -305,16 +305,30 @@ describe('OpenID provider: openid-client as the relying party', () => {
       cause: [{ parameters: { error: 'invalid_client' } }],
     });
 
-    const browser = new Browser(issuer);
-    const bad = new URL(client.buildAuthorizationUrl(app.config, { redirect_uri: 'http://localhost:9999/other', scope: 'openid' }));
-    const res = await browser.fetch(bad.href);
-    expect(res.status).toBe(400);
-    expect(await res.text()).toContain('redirect_uri');
+    // The browser gets a page with a plain sentence, never a redirect to an address the app did not register.
+    const page = async (url: string, headers: Record<string, string> = {}) => {
+      const res = await fetch(url, { headers, redirect: 'manual' });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      expect(res.headers.get('content-type')).toContain('text/html');
+      return res.text();
+    };
+    const bad = client.buildAuthorizationUrl(app.config, { redirect_uri: 'http://localhost:9999/other', scope: 'openid' }).href;
+    const badPage = await page(bad);
+    expect(badPage).toContain('This app asked to send you back to an address it has not registered with Palisade');
+    expect(badPage).toContain('<code>invalid_redirect_uri</code>');
+    expect(badPage).not.toContain('http://localhost:9999/other');
+    expect(await page(bad, { 'accept-language': 'pl-PL,pl;q=0.9' })).toContain('poprosiła o odesłanie Cię pod adres');
 
     await t.database.db.update(oauthClients).set({ enabled: false }).where(eq(oauthClients.clientId, app.clientId));
-    const disabled = await browser.fetch(client.buildAuthorizationUrl(app.config, { redirect_uri: REDIRECT, scope: 'openid' }).href);
-    expect(disabled.status).toBe(400);
-    expect(await disabled.text()).toContain('invalid_client');
+    const authorizeUrl = client.buildAuthorizationUrl(app.config, { redirect_uri: REDIRECT, scope: 'openid' }).href;
+    const disabled = await page(authorizeUrl);
+    expect(disabled).toContain('This app is disabled: an administrator has turned off signing in to it with Palisade.');
+    expect(disabled).toContain('<code>invalid_client</code>');
+    expect(await page(authorizeUrl, { 'accept-language': 'ko' })).toContain('이 앱은 비활성화되어 있습니다.');
+
+    await t.database.db.delete(oauthClients).where(eq(oauthClients.clientId, app.clientId));
+    expect(await page(authorizeUrl)).toContain('This app is not registered with Palisade, so it cannot sign you in.');
   });
 
   it('refuses a scope the app is not registered for', async () => {

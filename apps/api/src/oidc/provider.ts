@@ -5,7 +5,7 @@ import type { SecretBox } from '#src/lib/crypto.js';
 import { findAccount, OIDC_CLAIMS } from './account.js';
 import { findClientMetadata } from './clients.js';
 import { databaseAdapter, findGrantId } from './provider.repo.js';
-import { renderError } from './render-error.js';
+import { errorPageRenderer } from './render-error.js';
 import { ID_TOKEN_TTL_SECONDS, type ProviderJwk } from './signing-keys.js';
 
 /** Where the provider's own endpoints live; discovery stays at `/.well-known/openid-configuration`. */
@@ -133,7 +133,7 @@ export function createProvider(options: ProviderOptions): Provider {
     clientBasedCORS: (ctx, origin, client) =>
       (ctx.oidc.route === 'userinfo' || client.clientAuthMethod === 'none') &&
       (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
-    renderError,
+    renderError: errorPageRenderer(db),
   };
   const provider = new Provider(options.issuer, configuration);
   // OidcHost.handle sets X-Forwarded-Host/Proto to the issuer's on every request it hands over.
