@@ -447,7 +447,7 @@ describe('OpenID provider: openid-client as the relying party', () => {
   it('a user with TOTP signs in through the MFA step; amr says mfa', async () => {
     await newUser('oidclee');
     const login = await t.login('oidclee', USER_PASSWORD);
-    const { secret } = await enableTotp(t, login);
+    const { secret, recoveryCodes } = await enableTotp(t, login);
     const app = await registerApp();
     const browser = new Browser(issuer);
     const started = await authorize(app.config, browser);
@@ -471,6 +471,22 @@ describe('OpenID provider: openid-client as the relying party', () => {
       expectedNonce: again.nonce,
     });
     expect(silent.claims()?.amr).toEqual(['pwd', 'mfa']);
+    // Signed out and in again through the MFA step (a recovery code): the step's answer finishes
+    // the authorization at once (the app has consent), from the session the step just opened.
+    await browser.fetch('/api/v1/auth/logout', { method: 'POST' });
+    const third = await authorize(app.config, browser);
+    const thirdUid = new URL(third.location, issuer).searchParams.get('interaction') ?? '';
+    expect((await consoleLogin(browser, 'oidclee')).status).toBe(201);
+    const recovery = await browser.fetch('/api/v1/auth/recovery', { method: 'POST', json: { code: recoveryCodes[0] } });
+    expect(recovery.status).toBe(200);
+    const { url } = (await recovery.json()) as { url?: string };
+    expect(url).toBe(`${issuer}/api/v1/oidc/auth/${thirdUid}`);
+    const resumed = await client.authorizationCodeGrant(app.config, await followToApp(browser, url ?? ''), {
+      pkceCodeVerifier: third.verifier,
+      expectedState: third.state,
+      expectedNonce: third.nonce,
+    });
+    expect(resumed.claims()?.amr).toEqual(['pwd', 'mfa']);
   });
 
   it('a console session opened with the password before the user turned MFA on: amr says pwd only', async () => {
