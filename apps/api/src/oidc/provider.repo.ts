@@ -1,15 +1,54 @@
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '#src/db/client.js';
+import { preparedRows } from '#src/db/rows.js';
 import { oauthClients, oidcArtifacts } from '#src/db/schema/index.js';
 
 /** A live row: not expired. Expired rows stay until the purge job deletes them, but never count. */
 const live = () => or(isNull(oidcArtifacts.expiresAt), gt(oidcArtifacts.expiresAt, sql`now()`));
 
-function rowPayload(row: { payload: Record<string, unknown>; consumedAt: Date | null }): AdapterPayload {
+/** A found artifact: `consumed` (epoch seconds) is computed by PostgreSQL, no `Date` on the way. */
+type FoundRow = { payload: Record<string, unknown>; consumed: number | null };
+
+function rowPayload(row: FoundRow | undefined): AdapterPayload | undefined {
+  if (!row) return undefined;
   const payload = row.payload as AdapterPayload;
-  return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
+  return row.consumed === null ? payload : { ...payload, consumed: Number(row.consumed) };
 }
+
+/*
+ * The adapter's statements are fixed texts run as named prepared statements (`preparedRows`): a
+ * refresh-token grant runs five of them (find the token and its grant, consume the token, store
+ * the new refresh and access tokens), and building each through the query builder, then having
+ * PostgreSQL parse and plan it, was most of the adapter's cost per grant (docs/benchmarks.md).
+ */
+const findStatement = (column: 'id' | 'uid' | 'user_code') =>
+  preparedRows<FoundRow, 'model' | 'key'>(
+    (p) => sql`select payload, floor(extract(epoch from consumed_at))::float8 as consumed
+      from oidc_artifacts
+      where model = ${p.model} and ${sql.raw(column)} = ${p.key} and (expires_at is null or expires_at > now())
+      limit 1`,
+  );
+const findById = findStatement('id');
+const findByUid = findStatement('uid');
+const findByUserCode = findStatement('user_code');
+
+type UpsertKey = 'model' | 'id' | 'payload' | 'grantId' | 'uid' | 'userCode' | 'accountId' | 'clientId' | 'expiresAt';
+const upsertStatement = preparedRows<never, UpsertKey>(
+  (p) => sql`insert into oidc_artifacts (model, id, payload, grant_id, uid, user_code, account_id, client_id, expires_at)
+    values (${p.model}, ${p.id}, ${p.payload}::jsonb, ${p.grantId}, ${p.uid}, ${p.userCode}, ${p.accountId}, ${p.clientId},
+            ${p.expiresAt}::timestamptz)
+    on conflict (model, id) do update set payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid,
+      user_code = excluded.user_code, account_id = excluded.account_id, client_id = excluded.client_id,
+      expires_at = excluded.expires_at`,
+);
+const consumeStatement = preparedRows<never, 'model' | 'id'>(
+  (p) => sql`update oidc_artifacts set consumed_at = now() where model = ${p.model} and id = ${p.id}`,
+);
+const destroyStatement = preparedRows<never, 'model' | 'id'>(
+  (p) => sql`delete from oidc_artifacts where model = ${p.model} and id = ${p.id}`,
+);
+const revokeStatement = preparedRows<never, 'grantId'>((p) => sql`delete from oidc_artifacts where grant_id = ${p.grantId}`);
 
 /**
  * oidc-provider's storage interface on the `oidc_artifacts` table, one class per model (the
@@ -30,57 +69,46 @@ export function databaseAdapter(
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-      const values = {
-        payload: payload as Record<string, unknown>,
+      await upsertStatement(db, {
+        model: this.model,
+        id,
+        payload: JSON.stringify(payload),
         // A grant is its own grant id, so revoking a grant removes it with its tokens.
         grantId: this.model === 'Grant' ? id : (payload.grantId ?? null),
         uid: payload.uid ?? null,
         userCode: payload.userCode ?? null,
         accountId: payload.accountId ?? null,
         clientId: payload.clientId ?? null,
-        expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
-      };
-      await db
-        .insert(oidcArtifacts)
-        .values({ model: this.model, id, ...values })
-        .onConflictDoUpdate({ target: [oidcArtifacts.model, oidcArtifacts.id], set: values });
+        expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000).toISOString() : null,
+      });
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.model === 'Client') return findClient(id);
-      return this.#findWhere(eq(oidcArtifacts.id, id));
+      const [row] = await findById(db, { model: this.model, key: id });
+      return rowPayload(row);
     }
 
-    findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      return this.#findWhere(eq(oidcArtifacts.uid, uid));
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      const [row] = await findByUid(db, { model: this.model, key: uid });
+      return rowPayload(row);
     }
 
-    findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      return this.#findWhere(eq(oidcArtifacts.userCode, userCode));
-    }
-
-    async #findWhere(condition: ReturnType<typeof eq>): Promise<AdapterPayload | undefined> {
-      const [row] = await db
-        .select({ payload: oidcArtifacts.payload, consumedAt: oidcArtifacts.consumedAt })
-        .from(oidcArtifacts)
-        .where(and(eq(oidcArtifacts.model, this.model), condition, live()))
-        .limit(1);
-      return row ? rowPayload(row) : undefined;
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      const [row] = await findByUserCode(db, { model: this.model, key: userCode });
+      return rowPayload(row);
     }
 
     async consume(id: string): Promise<void> {
-      await db
-        .update(oidcArtifacts)
-        .set({ consumedAt: sql`now()` })
-        .where(and(eq(oidcArtifacts.model, this.model), eq(oidcArtifacts.id, id)));
+      await consumeStatement(db, { model: this.model, id });
     }
 
     async destroy(id: string): Promise<void> {
-      await db.delete(oidcArtifacts).where(and(eq(oidcArtifacts.model, this.model), eq(oidcArtifacts.id, id)));
+      await destroyStatement(db, { model: this.model, id });
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
-      await db.delete(oidcArtifacts).where(eq(oidcArtifacts.grantId, grantId));
+      await revokeStatement(db, { grantId });
     }
   };
 }
