@@ -11,7 +11,12 @@ import { startReceiver, type TestReceiver, until } from './test-receiver.js';
 const SECRET_KEY = 'webhook-delivery-test-key-0123456789abcdef';
 const TOKEN = `whsec_${Buffer.from('a 32-byte key for webhook tests!').toString('base64')}`;
 /** Short times instead of 5 s / 10 s: nothing in these tests sleeps for the real backoff. */
-const FAST: WebhookJobOptions = { policy: { backoffBaseMs: 20, backoffMaxMs: 50, timeoutMs: 400 }, idleMs: 100 };
+/**
+ * Short backoff and idle wait. The request timeout stays generous: on a busy machine the local
+ * receiver can take longer than a short timeout to answer, and a timed-out attempt that the receiver
+ * did get is sent again (at least once, by design), which tests counting deliveries would see.
+ */
+const FAST: WebhookJobOptions = { policy: { backoffBaseMs: 20, backoffMaxMs: 50, timeoutMs: 5_000 }, idleMs: 100 };
 
 interface Attempt {
   attempt: number;
@@ -180,14 +185,15 @@ describe('webhook delivery', () => {
 
   it('times out on a receiver that hangs, and retries', async () => {
     receiver.answer = (_r, i) => (i === 0 ? 'hang' : { status: 204 });
-    await startJobs();
+    await startJobs({ ...FAST, policy: { ...FAST.policy, timeoutMs: 400 } });
     const { id } = await createWebhook();
     await t.newUser(admin, 'frank');
     await until(async () => (await log(id)).some((a) => a.outcome === 'delivered'), 10_000, 'delivered after the timeout');
-    const [first, second] = (await log(id)).reverse();
-    expect(first).toMatchObject({ attempt: 1, outcome: 'retrying', error: expect.stringMatching(/^timeout/) });
-    expect(first?.status_code).toBeUndefined();
-    expect(second).toMatchObject({ attempt: 2, outcome: 'delivered' });
+    const attempts = (await log(id)).reverse();
+    expect(attempts[0]).toMatchObject({ attempt: 1, outcome: 'retrying', error: expect.stringMatching(/^timeout/) });
+    expect(attempts[0]?.status_code).toBeUndefined();
+    // On a busy machine a later answer may also miss the short timeout: the last attempt delivers.
+    expect(attempts.at(-1)).toMatchObject({ outcome: 'delivered' });
   });
 
   it('a URL that became blocked fails at send time with a logged attempt, and nothing is sent', async () => {
