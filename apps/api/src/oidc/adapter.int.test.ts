@@ -73,4 +73,28 @@ describe.each(['postgres', 'pglite'] as const)('OpenID artifact adapter on %s', 
     expect(await new A('RefreshToken').find('rt3')).toBeUndefined();
     expect(await new A('AccessToken').find('other')).toBeDefined();
   });
+
+  it.runIf(kind === 'postgres')("runs the refresh grant's statements prepared, parsed once per connection", async () => {
+    // One connection, so the statements the adapter prepared are visible to the check below.
+    const single = await openDatabase({ databaseUrl: await ensureWorkerDatabase(), dataDir: '/nonexistent', poolSize: 1 });
+    try {
+      const A = databaseAdapter(single.db, noClients);
+      const tokens = new A('RefreshToken');
+      for (const id of ['rt5', 'rt6']) {
+        await tokens.upsert(id, { grantId: 'g5', kind: 'RefreshToken' }, 60);
+        await tokens.find(id);
+        await tokens.consume(id);
+      }
+      expect((await tokens.find('rt6'))?.consumed).toEqual(expect.any(Number));
+      const prepared = await single.db.execute(sql`select statement from pg_prepared_statements where statement like '%oidc_artifacts%'`);
+      const texts = (prepared as unknown as { rows: { statement: string }[] }).rows.map((r) => r.statement);
+      expect(texts.some((t) => t.startsWith('insert into oidc_artifacts'))).toBe(true);
+      expect(texts.some((t) => t.startsWith('update oidc_artifacts set consumed_at'))).toBe(true);
+      expect(texts.some((t) => t.includes('from oidc_artifacts') && t.includes('consumed_at'))).toBe(true);
+      // Each text is prepared once however often it runs.
+      expect(new Set(texts).size).toBe(texts.length);
+    } finally {
+      await single.close();
+    }
+  });
 });
