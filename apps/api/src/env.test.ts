@@ -31,6 +31,13 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ DATABASE_POOL_SIZE: 'many' })).toThrow(/DATABASE_POOL_SIZE/);
   });
 
+  it('takes an Argon2 concurrency of at least 1, unset by default', () => {
+    expect(parseEnv({}).ARGON2_CONCURRENCY).toBeUndefined();
+    expect(parseEnv({ ARGON2_CONCURRENCY: '3' }).ARGON2_CONCURRENCY).toBe(3);
+    expect(() => parseEnv({ ARGON2_CONCURRENCY: '0' })).toThrow(/ARGON2_CONCURRENCY/);
+    expect(() => parseEnv({ ARGON2_CONCURRENCY: '1.5' })).toThrow(/ARGON2_CONCURRENCY/);
+  });
+
   it('wants both gRPC TLS files or neither', () => {
     expect(() => parseEnv({ GRPC_TLS_CERT: '/x.crt' })).toThrow(/GRPC_TLS_CERT, GRPC_TLS_KEY/);
     expect(parseEnv({ GRPC_TLS_CERT: '/x.crt', GRPC_TLS_KEY: '/x.key' }).GRPC_TLS_KEY).toBe('/x.key');

@@ -46,6 +46,8 @@ export const EnvSchema = z.object({
   STATS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Connections this process keeps to PostgreSQL (ignored on the embedded database). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Argon2 hashes and verifications at once (lib/password.ts); default: CPUs − 1, at least 1. */
+  ARGON2_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -2,6 +2,7 @@ import { openDatabase } from '#src/db/client.js';
 import { runMigrations } from '#src/db/migrate.js';
 import { EnvError, loadEnv } from '#src/env.js';
 import { formatMode, type ModeChange, secureDataDir } from '#src/lib/data-dir.js';
+import { setArgon2Concurrency } from '#src/lib/password.js';
 import { resolveSecretKey } from '#src/lib/secret-key.js';
 import { bootstrap } from '#src/modules/users/bootstrap.service.js';
 import { findWebDist } from '#src/plugins/static-web.js';
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const started = Date.now();
+  if (env.ARGON2_CONCURRENCY !== undefined) setArgon2Concurrency(env.ARGON2_CONCURRENCY);
   const tightened = await secureDataDir(env.DATA_DIR);
   const secretKey = await resolveSecretKey(env.SECRET_KEY, env.DATA_DIR);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolSize: env.DATABASE_POOL_SIZE });

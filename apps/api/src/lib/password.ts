@@ -2,21 +2,47 @@ import { availableParallelism } from 'node:os';
 import { runOnHashingThread } from './argon2-workers.js';
 
 /**
- * At most one Argon2 operation per CPU at a time: more only makes them share cores (and their
- * 19 MiB working sets share caches). They run on hashing threads of lowered priority
- * (lib/argon2-workers.ts), one per slot.
+ * At most CPUs − 1 Argon2 operations at a time (never fewer than one): a login burst
+ * then leaves a core to the event loop, PostgreSQL and every other request (the token endpoint's
+ * p99 during a burst, docs/benchmarks.md), and logins queue here instead. More than one per CPU
+ * only makes them share cores (and their 19 MiB working sets share caches). They run on hashing
+ * threads of lowered priority (lib/argon2-workers.ts), one per slot. `ARGON2_CONCURRENCY`
+ * overrides the default (main.ts).
  */
-export const ARGON2_MAX_CONCURRENT = Math.max(1, availableParallelism());
+export function defaultArgon2Concurrency(cpus = availableParallelism()): number {
+  return Math.max(1, cpus - 1);
+}
+
+let maxConcurrent = defaultArgon2Concurrency();
 let running = 0;
 const waiting: (() => void)[] = [];
-/** Runs `task` in one of the slots; a finishing task hands its slot straight to the next waiter. */
+
+/** Argon2 operations allowed at once. */
+export function argon2Concurrency(): number {
+  return maxConcurrent;
+}
+
+/** Changes the bound; a raised bound starts waiting operations at once. */
+export function setArgon2Concurrency(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Argon2 concurrency must be a positive integer, got ${limit}`);
+  maxConcurrent = limit;
+  while (running < maxConcurrent && waiting.length > 0) {
+    running++;
+    waiting.shift()?.();
+  }
+}
+
+/**
+ * Runs `task` in one of the slots, first come first served; a finishing task hands its slot
+ * straight to the next waiter (unless the bound was lowered meanwhile).
+ */
 export async function withArgon2Slot<T>(task: () => Promise<T>): Promise<T> {
-  if (running >= ARGON2_MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
+  if (running >= maxConcurrent) await new Promise<void>((resolve) => waiting.push(resolve));
   else running++;
   try {
     return await task();
   } finally {
-    const next = waiting.shift();
+    const next = running <= maxConcurrent ? waiting.shift() : undefined;
     if (next) next();
     else running--;
   }
