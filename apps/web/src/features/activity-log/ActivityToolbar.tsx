@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/Button';
+import { SearchField } from '@/components/SearchField';
 import { useTranslation } from '@/i18n/use-translation';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import type { ActivitySearch } from './activity-search';
@@ -36,21 +37,16 @@ export function ActivityToolbar({ search, isAdmin, onChange, onClear }: Activity
   const events = FILTER_EVENTS.map((value) => ({ value, label: t(eventLabelKey(value)) }));
   return (
     <div className="toolbar activity-toolbar">
-      <div className="field toolbar__search">
-        <label htmlFor="activity-search" className="field__label">
-          {t('activity.search')}
-        </label>
-        <input
-          id="activity-search"
-          type="search"
-          className="input"
-          placeholder={t('activity.searchPlaceholder')}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          maxLength={128}
-          autoComplete="off"
-        />
-      </div>
+      <SearchField
+        id="activity-search"
+        label={t('activity.search')}
+        placeholder={t('activity.searchPlaceholder')}
+        value={text}
+        onValueChange={setText}
+        isLabelHidden={false}
+        maxLength={128}
+        autoComplete="off"
+      />
       <DateRangeFilter search={search} onChange={onChange} />
       {isAdmin ? <UserFilter values={search.user ?? []} onValuesChange={(user) => onChange({ user })} /> : null}
       <OptionsFilter

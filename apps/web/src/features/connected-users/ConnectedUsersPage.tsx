@@ -3,6 +3,7 @@ import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { SelectField } from '@/components/SelectField';
 import { StateMessage } from '@/components/StateMessage';
+import { SearchField } from '@/components/SearchField';
 import { DEFAULT_PERIOD, parseOverviewSearch, periodChoices } from '@/features/overview/period';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
@@ -33,19 +34,13 @@ export function ConnectedUsersPage() {
       </header>
       <div className="card">
         <div className="toolbar">
-          <div className="field toolbar__search">
-            <label htmlFor="connected-users-search" className="visually-hidden">
-              {t('connectedUsers.search')}
-            </label>
-            <input
-              id="connected-users-search"
-              type="search"
-              className="input"
-              placeholder={t('connectedUsers.searchPlaceholder')}
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-            />
-          </div>
+          <SearchField
+            id="connected-users-search"
+            label={t('connectedUsers.search')}
+            placeholder={t('connectedUsers.searchPlaceholder')}
+            value={search}
+            onValueChange={setSearch}
+          />
           <SelectField
             className="toolbar__filter"
             label={t('overview.period')}

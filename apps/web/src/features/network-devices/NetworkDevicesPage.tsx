@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Button } from '@/components/Button';
 import { Pagination } from '@/components/Pagination';
 import { StateMessage } from '@/components/StateMessage';
+import { SearchField } from '@/components/SearchField';
 import { useTranslation } from '@/i18n/use-translation';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { DeletePendingDialog } from './DeletePendingDialog';
@@ -47,22 +48,16 @@ export function NetworkDevicesPage() {
       </header>
       <div className="card">
         <div className="toolbar">
-          <div className="field toolbar__search">
-            <label htmlFor="network-device-search" className="visually-hidden">
-              {t('networkDevices.search')}
-            </label>
-            <input
-              id="network-device-search"
-              type="search"
-              className="input"
-              placeholder={t('networkDevices.searchPlaceholder')}
-              value={text}
-              onChange={(e) => {
-                setText(e.target.value);
-                setPage(1);
-              }}
-            />
-          </div>
+          <SearchField
+            id="network-device-search"
+            label={t('networkDevices.search')}
+            placeholder={t('networkDevices.searchPlaceholder')}
+            value={text}
+            onValueChange={(value) => {
+              setText(value);
+              setPage(1);
+            }}
+          />
         </div>
         {list.isPending ? (
           <StateMessage kind="loading" title={t('common.loading')} />

@@ -5,6 +5,7 @@ import { Button } from '@/components/Button';
 import { SelectField } from '@/components/SelectField';
 import { StateMessage } from '@/components/StateMessage';
 import { pushToast } from '@/components/toast-store';
+import { SearchField } from '@/components/SearchField';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
 import { DeleteOpenIdAppDialog } from './DeleteOpenIdAppDialog';
@@ -75,19 +76,13 @@ export function OpenIdAppsPage() {
       </header>
       <div className="card">
         <div className="toolbar">
-          <div className="field toolbar__search">
-            <label htmlFor="openid-app-search" className="visually-hidden">
-              {t('openidApps.search')}
-            </label>
-            <input
-              id="openid-app-search"
-              type="search"
-              className="input"
-              placeholder={t('openidApps.searchPlaceholder')}
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-            />
-          </div>
+          <SearchField
+            id="openid-app-search"
+            label={t('openidApps.search')}
+            placeholder={t('openidApps.searchPlaceholder')}
+            value={search}
+            onValueChange={setSearch}
+          />
           <SelectField
             label={t('openidApps.filter.label')}
             className="toolbar__filter"

@@ -1,6 +1,7 @@
 import { USER_FILTERS, type UserListQuery } from '@palisade/contracts';
 import { useEffect, useState } from 'react';
 import { SelectField } from '@/components/SelectField';
+import { SearchField } from '@/components/SearchField';
 import type { MessageKey } from '@/i18n/en';
 import { useTranslation } from '@/i18n/use-translation';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
@@ -25,21 +26,15 @@ export function UsersToolbar({ params, onChange }: { params: UsersListParams; on
 
   return (
     <div className="toolbar">
-      <div className="field toolbar__search">
-        <label htmlFor="user-search" className="visually-hidden">
-          {t('users.search')}
-        </label>
-        <input
-          id="user-search"
-          type="search"
-          className="input"
-          placeholder={t('users.searchPlaceholder')}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          maxLength={128}
-          autoComplete="off"
-        />
-      </div>
+      <SearchField
+        id="user-search"
+        label={t('users.search')}
+        placeholder={t('users.searchPlaceholder')}
+        value={text}
+        onValueChange={setText}
+        maxLength={128}
+        autoComplete="off"
+      />
       <SelectField
         label={t('users.filter')}
         value={params.filter}

@@ -5,6 +5,7 @@ import { Button } from '@/components/Button';
 import { SelectField } from '@/components/SelectField';
 import { StateMessage } from '@/components/StateMessage';
 import { pushToast } from '@/components/toast-store';
+import { SearchField } from '@/components/SearchField';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
 import { DeleteWebhookDialog } from './DeleteWebhookDialog';
@@ -60,19 +61,13 @@ export function WebhooksPage() {
       </header>
       <div className="card">
         <div className="toolbar">
-          <div className="field toolbar__search">
-            <label htmlFor="webhook-search" className="visually-hidden">
-              {t('webhooks.search')}
-            </label>
-            <input
-              id="webhook-search"
-              type="search"
-              className="input"
-              placeholder={t('webhooks.searchPlaceholder')}
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-            />
-          </div>
+          <SearchField
+            id="webhook-search"
+            label={t('webhooks.search')}
+            placeholder={t('webhooks.searchPlaceholder')}
+            value={search}
+            onValueChange={setSearch}
+          />
           <SelectField
             label={t('webhooks.filter.label')}
             className="toolbar__filter"
