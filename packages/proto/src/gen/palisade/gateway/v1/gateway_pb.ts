@@ -55,7 +55,7 @@ import type { Message } from '@bufbuild/protobuf';
 export const file_palisade_gateway_v1_gateway: GenFile =
   /*@__PURE__*/
   fileDesc(
-    'CiFwYWxpc2FkZS9nYXRld2F5L3YxL2dhdGV3YXkucHJvdG8SE3BhbGlzYWRlLmdhdGV3YXkudjEioAIKDkdhdGV3YXlNZXNzYWdlEisKBWhlbGxvGAEgASgLMhoucGFsaXNhZGUuZ2F0ZXdheS52MS5IZWxsb0gAEicKA2FjaxgCIAEoCzIYLnBhbGlzYWRlLmdhdGV3YXkudjEuQWNrSAASQAoQc25hcHNob3RfcmVxdWVzdBgDIAEoCzIkLnBhbGlzYWRlLmdhdGV3YXkudjEuU25hcHNob3RSZXF1ZXN0SAASOAoMc3RhdHNfcmVwb3J0GAQgASgLMiAucGFsaXNhZGUuZ2F0ZXdheS52MS5TdGF0c1JlcG9ydEgAEjQKBnN0YXR1cxgFIAEoCzIiLnBhbGlzYWRlLmdhdGV3YXkudjEuR2F0ZXdheVN0YXR1c0gAQgYKBGtpbmQirAEKDkNvbnRyb2xNZXNzYWdlEjEKCHNuYXBzaG90GAEgASgLMh0ucGFsaXNhZGUuZ2F0ZXdheS52MS5TbmFwc2hvdEgAEisKBWRlbHRhGAIgASgLMhoucGFsaXNhZGUuZ2F0ZXdheS52MS5EZWx0YUgAEjIKBWVycm9yGAMgASgLMiEucGFsaXNhZGUuZ2F0ZXdheS52MS5Db250cm9sRXJyb3JIAEIGCgRraW5kIvwBCgVIZWxsbxISCgpnYXRld2F5X2lkGAEgASgJEhQKDGdhdGV3YXlfbmFtZRgCIAEoCRIQCghob3N0bmFtZRgDIAEoCRIVCg1hZ2VudF92ZXJzaW9uGAQgASgJEh4KFmFwcGxpZWRfcmV2aXNpb25fZXBvY2gYBSABKAkSGAoQYXBwbGllZF9yZXZpc2lvbhgGIAEoBBIWCg5pbnRlcmZhY2VfbmFtZRgHIAEoCRJOChh3aXJlZ3VhcmRfaW1wbGVtZW50YXRpb24YCCABKA4yLC5wYWxpc2FkZS5nYXRld2F5LnYxLldpcmVHdWFyZEltcGxlbWVudGF0aW9uIi8KA0FjaxIQCghyZXZpc2lvbhgBIAEoBBIWCg5yZXZpc2lvbl9lcG9jaBgCIAEoCSKSAQoPU25hcHNob3RSZXF1ZXN0EjoKBnJlYXNvbhgBIAEoDjIqLnBhbGlzYWRlLmdhdGV3YXkudjEuU25hcHNob3RSZXF1ZXN0UmVhc29uEhgKEGFwcGxpZWRfcmV2aXNpb24YAiABKAQSGQoRcmVjZWl2ZWRfcmV2aXNpb24YAyABKAQSDgoGZGV0YWlsGAQgASgJIm4KC1N0YXRzUmVwb3J0EjAKDGNvbGxlY3RlZF9hdBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoFcGVlcnMYAiADKAsyHi5wYWxpc2FkZS5nYXRld2F5LnYxLlBlZXJTdGF0cyKLAQoJUGVlclN0YXRzEhIKCnB1YmxpY19rZXkYASABKAkSEAoIZW5kcG9pbnQYAiABKAkSEAoIcnhfYnl0ZXMYAyABKAQSEAoIdHhfYnl0ZXMYBCABKAQSNAoQbGF0ZXN0X2hhbmRzaGFrZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi0AEKDUdhdGV3YXlTdGF0dXMSMAoFc3RhdGUYASABKA4yIS5wYWxpc2FkZS5nYXRld2F5LnYxLkdhdGV3YXlTdGF0ZRIYChBhcHBsaWVkX3JldmlzaW9uGAIgASgEEg8KB21lc3NhZ2UYAyABKAkSEgoKcGVlcl9jb3VudBgEIAEoDRJOChh3aXJlZ3VhcmRfaW1wbGVtZW50YXRpb24YBSABKA4yLC5wYWxpc2FkZS5nYXRld2F5LnYxLldpcmVHdWFyZEltcGxlbWVudGF0aW9uIsIBCghTbmFwc2hvdBIWCg5yZXZpc2lvbl9lcG9jaBgBIAEoCRIQCghyZXZpc2lvbhgCIAEoBBIxCglpbnRlcmZhY2UYAyABKAsyHi5wYWxpc2FkZS5nYXRld2F5LnYxLkludGVyZmFjZRIoCgVwZWVycxgEIAMoCzIZLnBhbGlzYWRlLmdhdGV3YXkudjEuUGVlchIvCghmaXJld2FsbBgFIAEoCzIdLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGwiRAoFRGVsdGESEAoIcmV2aXNpb24YASABKAQSKQoDb3BzGAIgAygLMhwucGFsaXNhZGUuZ2F0ZXdheS52MS5EZWx0YU9wIoMCCgdEZWx0YU9wEjYKC3BlZXJfdXBzZXJ0GAEgASgLMh8ucGFsaXNhZGUuZ2F0ZXdheS52MS5QZWVyVXBzZXJ0SAASNgoLcGVlcl9yZW1vdmUYAiABKAsyHy5wYWxpc2FkZS5nYXRld2F5LnYxLlBlZXJSZW1vdmVIABJAChBpbnRlcmZhY2VfY2hhbmdlGAMgASgLMiQucGFsaXNhZGUuZ2F0ZXdheS52MS5JbnRlcmZhY2VDaGFuZ2VIABJAChBmaXJld2FsbF9yZXBsYWNlGAQgASgLMiQucGFsaXNhZGUuZ2F0ZXdheS52MS5GaXJld2FsbFJlcGxhY2VIAEIECgJvcCI1CgpQZWVyVXBzZXJ0EicKBHBlZXIYASABKAsyGS5wYWxpc2FkZS5nYXRld2F5LnYxLlBlZXIiIAoKUGVlclJlbW92ZRISCgpwdWJsaWNfa2V5GAEgASgJIkQKD0ludGVyZmFjZUNoYW5nZRIxCglpbnRlcmZhY2UYASABKAsyHi5wYWxpc2FkZS5nYXRld2F5LnYxLkludGVyZmFjZSJCCg9GaXJld2FsbFJlcGxhY2USLwoIZmlyZXdhbGwYASABKAsyHS5wYWxpc2FkZS5nYXRld2F5LnYxLkZpcmV3YWxsImIKCUludGVyZmFjZRITCgtwcml2YXRlX2tleRgBIAEoCRITCgtsaXN0ZW5fcG9ydBgCIAEoDRIRCglhZGRyZXNzZXMYAyADKAkSEAoDbXR1GAQgASgNSACIAQFCBgoEX210dSJkCgRQZWVyEhIKCnB1YmxpY19rZXkYASABKAkSFQoNcHJlc2hhcmVkX2tleRgCIAEoCRITCgthbGxvd2VkX2lwcxgDIAMoCRIcChRwZXJzaXN0ZW50X2tlZXBhbGl2ZRgEIAEoDSIKCghGaXJld2FsbCJUCgxDb250cm9sRXJyb3ISMwoEY29kZRgBIAEoDjIlLnBhbGlzYWRlLmdhdGV3YXkudjEuQ29udHJvbEVycm9yQ29kZRIPCgdtZXNzYWdlGAIgASgJKpMBChdXaXJlR3VhcmRJbXBsZW1lbnRhdGlvbhIpCiVXSVJFX0dVQVJEX0lNUExFTUVOVEFUSU9OX1VOU1BFQ0lGSUVEEAASJAogV0lSRV9HVUFSRF9JTVBMRU1FTlRBVElPTl9LRVJORUwQARInCiNXSVJFX0dVQVJEX0lNUExFTUVOVEFUSU9OX1VTRVJTUEFDRRACKrkBChVTbmFwc2hvdFJlcXVlc3RSZWFzb24SJwojU05BUFNIT1RfUkVRVUVTVF9SRUFTT05fVU5TUEVDSUZJRUQQABIfChtTTkFQU0hPVF9SRVFVRVNUX1JFQVNPTl9HQVAQARIsCihTTkFQU0hPVF9SRVFVRVNUX1JFQVNPTl9VTktOT1dOX1JFVklTSU9OEAISKAokU05BUFNIT1RfUkVRVUVTVF9SRUFTT05fQVBQTFlfRkFJTEVEEAMqgAEKDEdhdGV3YXlTdGF0ZRIdChlHQVRFV0FZX1NUQVRFX1VOU1BFQ0lGSUVEEAASGAoUR0FURVdBWV9TVEFURV9TWU5DRUQQARIbChdHQVRFV0FZX1NUQVRFX1JFU1lOQ0lORxACEhoKFkdBVEVXQVlfU1RBVEVfREVHUkFERUQQAyr2AQoQQ29udHJvbEVycm9yQ29kZRIiCh5DT05UUk9MX0VSUk9SX0NPREVfVU5TUEVDSUZJRUQQABIkCiBDT05UUk9MX0VSUk9SX0NPREVfVE9LRU5fUkVWT0tFRBABEikKJUNPTlRST0xfRVJST1JfQ09ERV9QUk9UT0NPTF9WSU9MQVRJT04QAhIfChtDT05UUk9MX0VSUk9SX0NPREVfUkVQTEFDRUQQAxImCiJDT05UUk9MX0VSUk9SX0NPREVfU0VSVkVSX1NIVVRET1dOEAQSJAogQ09OVFJPTF9FUlJPUl9DT0RFX0xPQ0FUSU9OX0dPTkUQBTJpCg5HYXRld2F5U2VydmljZRJXCgdDb25uZWN0EiMucGFsaXNhZGUuZ2F0ZXdheS52MS5HYXRld2F5TWVzc2FnZRojLnBhbGlzYWRlLmdhdGV3YXkudjEuQ29udHJvbE1lc3NhZ2UoATABYgZwcm90bzM',
+    'CiFwYWxpc2FkZS9nYXRld2F5L3YxL2dhdGV3YXkucHJvdG8SE3BhbGlzYWRlLmdhdGV3YXkudjEioAIKDkdhdGV3YXlNZXNzYWdlEisKBWhlbGxvGAEgASgLMhoucGFsaXNhZGUuZ2F0ZXdheS52MS5IZWxsb0gAEicKA2FjaxgCIAEoCzIYLnBhbGlzYWRlLmdhdGV3YXkudjEuQWNrSAASQAoQc25hcHNob3RfcmVxdWVzdBgDIAEoCzIkLnBhbGlzYWRlLmdhdGV3YXkudjEuU25hcHNob3RSZXF1ZXN0SAASOAoMc3RhdHNfcmVwb3J0GAQgASgLMiAucGFsaXNhZGUuZ2F0ZXdheS52MS5TdGF0c1JlcG9ydEgAEjQKBnN0YXR1cxgFIAEoCzIiLnBhbGlzYWRlLmdhdGV3YXkudjEuR2F0ZXdheVN0YXR1c0gAQgYKBGtpbmQirAEKDkNvbnRyb2xNZXNzYWdlEjEKCHNuYXBzaG90GAEgASgLMh0ucGFsaXNhZGUuZ2F0ZXdheS52MS5TbmFwc2hvdEgAEisKBWRlbHRhGAIgASgLMhoucGFsaXNhZGUuZ2F0ZXdheS52MS5EZWx0YUgAEjIKBWVycm9yGAMgASgLMiEucGFsaXNhZGUuZ2F0ZXdheS52MS5Db250cm9sRXJyb3JIAEIGCgRraW5kIvwBCgVIZWxsbxISCgpnYXRld2F5X2lkGAEgASgJEhQKDGdhdGV3YXlfbmFtZRgCIAEoCRIQCghob3N0bmFtZRgDIAEoCRIVCg1hZ2VudF92ZXJzaW9uGAQgASgJEh4KFmFwcGxpZWRfcmV2aXNpb25fZXBvY2gYBSABKAkSGAoQYXBwbGllZF9yZXZpc2lvbhgGIAEoBBIWCg5pbnRlcmZhY2VfbmFtZRgHIAEoCRJOChh3aXJlZ3VhcmRfaW1wbGVtZW50YXRpb24YCCABKA4yLC5wYWxpc2FkZS5nYXRld2F5LnYxLldpcmVHdWFyZEltcGxlbWVudGF0aW9uIi8KA0FjaxIQCghyZXZpc2lvbhgBIAEoBBIWCg5yZXZpc2lvbl9lcG9jaBgCIAEoCSKSAQoPU25hcHNob3RSZXF1ZXN0EjoKBnJlYXNvbhgBIAEoDjIqLnBhbGlzYWRlLmdhdGV3YXkudjEuU25hcHNob3RSZXF1ZXN0UmVhc29uEhgKEGFwcGxpZWRfcmV2aXNpb24YAiABKAQSGQoRcmVjZWl2ZWRfcmV2aXNpb24YAyABKAQSDgoGZGV0YWlsGAQgASgJIm4KC1N0YXRzUmVwb3J0EjAKDGNvbGxlY3RlZF9hdBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoFcGVlcnMYAiADKAsyHi5wYWxpc2FkZS5nYXRld2F5LnYxLlBlZXJTdGF0cyKLAQoJUGVlclN0YXRzEhIKCnB1YmxpY19rZXkYASABKAkSEAoIZW5kcG9pbnQYAiABKAkSEAoIcnhfYnl0ZXMYAyABKAQSEAoIdHhfYnl0ZXMYBCABKAQSNAoQbGF0ZXN0X2hhbmRzaGFrZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi0AEKDUdhdGV3YXlTdGF0dXMSMAoFc3RhdGUYASABKA4yIS5wYWxpc2FkZS5nYXRld2F5LnYxLkdhdGV3YXlTdGF0ZRIYChBhcHBsaWVkX3JldmlzaW9uGAIgASgEEg8KB21lc3NhZ2UYAyABKAkSEgoKcGVlcl9jb3VudBgEIAEoDRJOChh3aXJlZ3VhcmRfaW1wbGVtZW50YXRpb24YBSABKA4yLC5wYWxpc2FkZS5nYXRld2F5LnYxLldpcmVHdWFyZEltcGxlbWVudGF0aW9uIsIBCghTbmFwc2hvdBIWCg5yZXZpc2lvbl9lcG9jaBgBIAEoCRIQCghyZXZpc2lvbhgCIAEoBBIxCglpbnRlcmZhY2UYAyABKAsyHi5wYWxpc2FkZS5nYXRld2F5LnYxLkludGVyZmFjZRIoCgVwZWVycxgEIAMoCzIZLnBhbGlzYWRlLmdhdGV3YXkudjEuUGVlchIvCghmaXJld2FsbBgFIAEoCzIdLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGwiRAoFRGVsdGESEAoIcmV2aXNpb24YASABKAQSKQoDb3BzGAIgAygLMhwucGFsaXNhZGUuZ2F0ZXdheS52MS5EZWx0YU9wIq8ECgdEZWx0YU9wEjYKC3BlZXJfdXBzZXJ0GAEgASgLMh8ucGFsaXNhZGUuZ2F0ZXdheS52MS5QZWVyVXBzZXJ0SAASNgoLcGVlcl9yZW1vdmUYAiABKAsyHy5wYWxpc2FkZS5nYXRld2F5LnYxLlBlZXJSZW1vdmVIABJAChBpbnRlcmZhY2VfY2hhbmdlGAMgASgLMiQucGFsaXNhZGUuZ2F0ZXdheS52MS5JbnRlcmZhY2VDaGFuZ2VIABJAChBmaXJld2FsbF9yZXBsYWNlGAQgASgLMiQucGFsaXNhZGUuZ2F0ZXdheS52MS5GaXJld2FsbFJlcGxhY2VIABJHChRmaXJld2FsbF9ydWxlX3Vwc2VydBgFIAEoCzInLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGxSdWxlVXBzZXJ0SAASRwoUZmlyZXdhbGxfcnVsZV9yZW1vdmUYBiABKAsyJy5wYWxpc2FkZS5nYXRld2F5LnYxLkZpcmV3YWxsUnVsZVJlbW92ZUgAEksKFmZpcmV3YWxsX21lbWJlcl91cHNlcnQYByABKAsyKS5wYWxpc2FkZS5nYXRld2F5LnYxLkZpcmV3YWxsTWVtYmVyVXBzZXJ0SAASSwoWZmlyZXdhbGxfbWVtYmVyX3JlbW92ZRgIIAEoCzIpLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGxNZW1iZXJSZW1vdmVIAEIECgJvcCI1CgpQZWVyVXBzZXJ0EicKBHBlZXIYASABKAsyGS5wYWxpc2FkZS5nYXRld2F5LnYxLlBlZXIiIAoKUGVlclJlbW92ZRISCgpwdWJsaWNfa2V5GAEgASgJIkQKD0ludGVyZmFjZUNoYW5nZRIxCglpbnRlcmZhY2UYASABKAsyHi5wYWxpc2FkZS5nYXRld2F5LnYxLkludGVyZmFjZSJCCg9GaXJld2FsbFJlcGxhY2USLwoIZmlyZXdhbGwYASABKAsyHS5wYWxpc2FkZS5nYXRld2F5LnYxLkZpcmV3YWxsIkUKEkZpcmV3YWxsUnVsZVVwc2VydBIvCgRydWxlGAEgASgLMiEucGFsaXNhZGUuZ2F0ZXdheS52MS5GaXJld2FsbFJ1bGUiIAoSRmlyZXdhbGxSdWxlUmVtb3ZlEgoKAmlkGAEgASgJIksKFEZpcmV3YWxsTWVtYmVyVXBzZXJ0EjMKBm1lbWJlchgBIAEoCzIjLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGxNZW1iZXIiIwoURmlyZXdhbGxNZW1iZXJSZW1vdmUSCwoDa2V5GAEgASgJImIKCUludGVyZmFjZRITCgtwcml2YXRlX2tleRgBIAEoCRITCgtsaXN0ZW5fcG9ydBgCIAEoDRIRCglhZGRyZXNzZXMYAyADKAkSEAoDbXR1GAQgASgNSACIAQFCBgoEX210dSJkCgRQZWVyEhIKCnB1YmxpY19rZXkYASABKAkSFQoNcHJlc2hhcmVkX2tleRgCIAEoCRITCgthbGxvd2VkX2lwcxgDIAMoCRIcChRwZXJzaXN0ZW50X2tlZXBhbGl2ZRgEIAEoDSKaAQoIRmlyZXdhbGwSDwoHbWFuYWdlZBgBIAEoCBIVCg1kZWZhdWx0X2FsbG93GAIgASgIEjAKBXJ1bGVzGAMgAygLMiEucGFsaXNhZGUuZ2F0ZXdheS52MS5GaXJld2FsbFJ1bGUSNAoHbWVtYmVycxgEIAMoCzIjLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGxNZW1iZXIiMAoORmlyZXdhbGxNZW1iZXISCwoDa2V5GAEgASgJEhEKCWFkZHJlc3NlcxgCIAMoCSKcAgoMRmlyZXdhbGxSdWxlEgoKAmlkGAEgASgJEhAKCHByaW9yaXR5GAIgASgFEjUKB3ZlcmRpY3QYAyABKA4yJC5wYWxpc2FkZS5nYXRld2F5LnYxLkZpcmV3YWxsVmVyZGljdBISCgphbnlfc291cmNlGAQgASgIEg8KB21lbWJlcnMYBSADKAkSFAoMZGVzdGluYXRpb25zGAYgAygJEi0KBXBvcnRzGAcgAygLMh4ucGFsaXNhZGUuZ2F0ZXdheS52MS5Qb3J0UmFuZ2USOAoJcHJvdG9jb2xzGAggAygOMiUucGFsaXNhZGUuZ2F0ZXdheS52MS5GaXJld2FsbFByb3RvY29sEhMKC2FjbF9ydWxlX2lkGAkgASgNIigKCVBvcnRSYW5nZRINCgVmaXJzdBgBIAEoDRIMCgRsYXN0GAIgASgNIlQKDENvbnRyb2xFcnJvchIzCgRjb2RlGAEgASgOMiUucGFsaXNhZGUuZ2F0ZXdheS52MS5Db250cm9sRXJyb3JDb2RlEg8KB21lc3NhZ2UYAiABKAkqkwEKF1dpcmVHdWFyZEltcGxlbWVudGF0aW9uEikKJVdJUkVfR1VBUkRfSU1QTEVNRU5UQVRJT05fVU5TUEVDSUZJRUQQABIkCiBXSVJFX0dVQVJEX0lNUExFTUVOVEFUSU9OX0tFUk5FTBABEicKI1dJUkVfR1VBUkRfSU1QTEVNRU5UQVRJT05fVVNFUlNQQUNFEAIquQEKFVNuYXBzaG90UmVxdWVzdFJlYXNvbhInCiNTTkFQU0hPVF9SRVFVRVNUX1JFQVNPTl9VTlNQRUNJRklFRBAAEh8KG1NOQVBTSE9UX1JFUVVFU1RfUkVBU09OX0dBUBABEiwKKFNOQVBTSE9UX1JFUVVFU1RfUkVBU09OX1VOS05PV05fUkVWSVNJT04QAhIoCiRTTkFQU0hPVF9SRVFVRVNUX1JFQVNPTl9BUFBMWV9GQUlMRUQQAyqAAQoMR2F0ZXdheVN0YXRlEh0KGUdBVEVXQVlfU1RBVEVfVU5TUEVDSUZJRUQQABIYChRHQVRFV0FZX1NUQVRFX1NZTkNFRBABEhsKF0dBVEVXQVlfU1RBVEVfUkVTWU5DSU5HEAISGgoWR0FURVdBWV9TVEFURV9ERUdSQURFRBADKmsKD0ZpcmV3YWxsVmVyZGljdBIgChxGSVJFV0FMTF9WRVJESUNUX1VOU1BFQ0lGSUVEEAASGwoXRklSRVdBTExfVkVSRElDVF9BQ0NFUFQQARIZChVGSVJFV0FMTF9WRVJESUNUX0RST1AQAiqHAQoQRmlyZXdhbGxQcm90b2NvbBIhCh1GSVJFV0FMTF9QUk9UT0NPTF9VTlNQRUNJRklFRBAAEhkKFUZJUkVXQUxMX1BST1RPQ09MX1RDUBABEhkKFUZJUkVXQUxMX1BST1RPQ09MX1VEUBACEhoKFkZJUkVXQUxMX1BST1RPQ09MX0lDTVAQAyr2AQoQQ29udHJvbEVycm9yQ29kZRIiCh5DT05UUk9MX0VSUk9SX0NPREVfVU5TUEVDSUZJRUQQABIkCiBDT05UUk9MX0VSUk9SX0NPREVfVE9LRU5fUkVWT0tFRBABEikKJUNPTlRST0xfRVJST1JfQ09ERV9QUk9UT0NPTF9WSU9MQVRJT04QAhIfChtDT05UUk9MX0VSUk9SX0NPREVfUkVQTEFDRUQQAxImCiJDT05UUk9MX0VSUk9SX0NPREVfU0VSVkVSX1NIVVRET1dOEAQSJAogQ09OVFJPTF9FUlJPUl9DT0RFX0xPQ0FUSU9OX0dPTkUQBTJpCg5HYXRld2F5U2VydmljZRJXCgdDb25uZWN0EiMucGFsaXNhZGUuZ2F0ZXdheS52MS5HYXRld2F5TWVzc2FnZRojLnBhbGlzYWRlLmdhdGV3YXkudjEuQ29udHJvbE1lc3NhZ2UoATABYgZwcm90bzM',
     [file_google_protobuf_timestamp],
   );
 
@@ -492,6 +492,34 @@ export type DeltaOp = Message<'palisade.gateway.v1.DeltaOp'> & {
         value: FirewallReplace;
         case: 'firewallReplace';
       }
+    | {
+        /**
+         * @generated from field: palisade.gateway.v1.FirewallRuleUpsert firewall_rule_upsert = 5;
+         */
+        value: FirewallRuleUpsert;
+        case: 'firewallRuleUpsert';
+      }
+    | {
+        /**
+         * @generated from field: palisade.gateway.v1.FirewallRuleRemove firewall_rule_remove = 6;
+         */
+        value: FirewallRuleRemove;
+        case: 'firewallRuleRemove';
+      }
+    | {
+        /**
+         * @generated from field: palisade.gateway.v1.FirewallMemberUpsert firewall_member_upsert = 7;
+         */
+        value: FirewallMemberUpsert;
+        case: 'firewallMemberUpsert';
+      }
+    | {
+        /**
+         * @generated from field: palisade.gateway.v1.FirewallMemberRemove firewall_member_remove = 8;
+         */
+        value: FirewallMemberRemove;
+        case: 'firewallMemberRemove';
+      }
     | { case: undefined; value?: undefined };
 };
 
@@ -557,7 +585,8 @@ export type InterfaceChange = Message<'palisade.gateway.v1.InterfaceChange'> & {
 export const InterfaceChangeSchema: GenMessage<InterfaceChange> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 13);
 
 /**
- * Replace the whole firewall ruleset.
+ * Replace the whole firewall (ACL switched on or off, default policy changed, or anything the
+ * control plane does not express as the finer ops below).
  *
  * @generated from message palisade.gateway.v1.FirewallReplace
  */
@@ -573,6 +602,80 @@ export type FirewallReplace = Message<'palisade.gateway.v1.FirewallReplace'> & {
  * Use `create(FirewallReplaceSchema)` to create a new message.
  */
 export const FirewallReplaceSchema: GenMessage<FirewallReplace> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 14);
+
+/**
+ * Add the rule, or replace the rule with this id (its position follows from its priority,
+ * verdict and id). Sent when an ACL rule or an alias it uses is deployed, or its sources change.
+ *
+ * @generated from message palisade.gateway.v1.FirewallRuleUpsert
+ */
+export type FirewallRuleUpsert = Message<'palisade.gateway.v1.FirewallRuleUpsert'> & {
+  /**
+   * @generated from field: palisade.gateway.v1.FirewallRule rule = 1;
+   */
+  rule?: FirewallRule | undefined;
+};
+
+/**
+ * Describes the message palisade.gateway.v1.FirewallRuleUpsert.
+ * Use `create(FirewallRuleUpsertSchema)` to create a new message.
+ */
+export const FirewallRuleUpsertSchema: GenMessage<FirewallRuleUpsert> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 15);
+
+/**
+ * Remove the rule with this id (no-op when absent).
+ *
+ * @generated from message palisade.gateway.v1.FirewallRuleRemove
+ */
+export type FirewallRuleRemove = Message<'palisade.gateway.v1.FirewallRuleRemove'> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message palisade.gateway.v1.FirewallRuleRemove.
+ * Use `create(FirewallRuleRemoveSchema)` to create a new message.
+ */
+export const FirewallRuleRemoveSchema: GenMessage<FirewallRuleRemove> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 16);
+
+/**
+ * Add the member, or replace its addresses (a device got, changed or lost addresses in the
+ * location). Every rule naming the member follows: the agent adds and removes set elements only.
+ *
+ * @generated from message palisade.gateway.v1.FirewallMemberUpsert
+ */
+export type FirewallMemberUpsert = Message<'palisade.gateway.v1.FirewallMemberUpsert'> & {
+  /**
+   * @generated from field: palisade.gateway.v1.FirewallMember member = 1;
+   */
+  member?: FirewallMember | undefined;
+};
+
+/**
+ * Describes the message palisade.gateway.v1.FirewallMemberUpsert.
+ * Use `create(FirewallMemberUpsertSchema)` to create a new message.
+ */
+export const FirewallMemberUpsertSchema: GenMessage<FirewallMemberUpsert> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 17);
+
+/**
+ * Remove the member (a device left the location); rules naming it simply lose its addresses.
+ *
+ * @generated from message palisade.gateway.v1.FirewallMemberRemove
+ */
+export type FirewallMemberRemove = Message<'palisade.gateway.v1.FirewallMemberRemove'> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message palisade.gateway.v1.FirewallMemberRemove.
+ * Use `create(FirewallMemberRemoveSchema)` to create a new message.
+ */
+export const FirewallMemberRemoveSchema: GenMessage<FirewallMemberRemove> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 18);
 
 /**
  * The WireGuard interface of the location.
@@ -613,7 +716,7 @@ export type Interface = Message<'palisade.gateway.v1.Interface'> & {
  * Describes the message palisade.gateway.v1.Interface.
  * Use `create(InterfaceSchema)` to create a new message.
  */
-export const InterfaceSchema: GenMessage<Interface> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 15);
+export const InterfaceSchema: GenMessage<Interface> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 19);
 
 /**
  * One device (or site) allowed through the gateway.
@@ -654,21 +757,183 @@ export type Peer = Message<'palisade.gateway.v1.Peer'> & {
  * Describes the message palisade.gateway.v1.Peer.
  * Use `create(PeerSchema)` to create a new message.
  */
-export const PeerSchema: GenMessage<Peer> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 16);
+export const PeerSchema: GenMessage<Peer> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 20);
 
 /**
- * Placeholder for the ACL issue: the nftables ruleset of the interface. Version 1 agents accept
- * and ignore it; fields will be added without renumbering.
+ * The firewall of the location's interface, compiled by the control plane from the deployed ACL
+ * rules and aliases (docs/acl.md). It filters traffic that enters through the WireGuard interface
+ * (the forward path from VPN clients to the networks behind the gateway); replies of accepted
+ * connections pass.
+ *
+ * Evaluation is first match over `rules` sorted by (priority ascending, DROP before ACCEPT at the
+ * same priority, id ascending as bytes); then, when `default_allow` is false, everything else is
+ * dropped, else accepted. The agent keeps one nftables table per interface, puts addresses and
+ * ports in named sets and applies each message as one atomic `nft -f` transaction; it never
+ * touches other tables.
+ *
+ * An agent that predates the ACL (version 1, before these fields) sees an empty message: it
+ * ignores firewalls, which keeps those gateways fail-open as before.
  *
  * @generated from message palisade.gateway.v1.Firewall
  */
-export type Firewall = Message<'palisade.gateway.v1.Firewall'> & {};
+export type Firewall = Message<'palisade.gateway.v1.Firewall'> & {
+  /**
+   * false: the location's ACL is off ("unmanaged"): the agent removes its table if it has one and
+   * filters nothing; the other fields are empty.
+   *
+   * @generated from field: bool managed = 1;
+   */
+  managed: boolean;
+
+  /**
+   * The location's default policy for traffic no rule matched: accept (true) or drop (false).
+   *
+   * @generated from field: bool default_allow = 2;
+   */
+  defaultAllow: boolean;
+
+  /**
+   * @generated from field: repeated palisade.gateway.v1.FirewallRule rules = 3;
+   */
+  rules: FirewallRule[];
+
+  /**
+   * The sources rules name, with their addresses in this location.
+   *
+   * @generated from field: repeated palisade.gateway.v1.FirewallMember members = 4;
+   */
+  members: FirewallMember[];
+};
 
 /**
  * Describes the message palisade.gateway.v1.Firewall.
  * Use `create(FirewallSchema)` to create a new message.
  */
-export const FirewallSchema: GenMessage<Firewall> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 17);
+export const FirewallSchema: GenMessage<Firewall> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 21);
+
+/**
+ * A source of traffic: a device (user device or network device) with its addresses in the
+ * location. Key: "d<device id>", stable while the device exists (a key rotation keeps it).
+ *
+ * @generated from message palisade.gateway.v1.FirewallMember
+ */
+export type FirewallMember = Message<'palisade.gateway.v1.FirewallMember'> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * Host addresses without prefix, e.g. "10.8.0.2", "fd00:8::2".
+   *
+   * @generated from field: repeated string addresses = 2;
+   */
+  addresses: string[];
+};
+
+/**
+ * Describes the message palisade.gateway.v1.FirewallMember.
+ * Use `create(FirewallMemberSchema)` to create a new message.
+ */
+export const FirewallMemberSchema: GenMessage<FirewallMember> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 22);
+
+/**
+ * @generated from message palisade.gateway.v1.FirewallRule
+ */
+export type FirewallRule = Message<'palisade.gateway.v1.FirewallRule'> & {
+  /**
+   * Unique within the firewall; [a-z0-9_] only, at most 48 characters (usable in nft names),
+   * e.g. "r12_allow", "r12_deny", "r12_a3_allow" (destination alias 3 of ACL rule 12),
+   * "r12_claim" (the rule's catch-all drop).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Lower runs first.
+   *
+   * @generated from field: int32 priority = 2;
+   */
+  priority: number;
+
+  /**
+   * @generated from field: palisade.gateway.v1.FirewallVerdict verdict = 3;
+   */
+  verdict: FirewallVerdict;
+
+  /**
+   * true: any source (members is empty).
+   *
+   * @generated from field: bool any_source = 4;
+   */
+  anySource: boolean;
+
+  /**
+   * Member keys whose addresses are this rule's sources. Unknown keys contribute no address.
+   *
+   * @generated from field: repeated string members = 5;
+   */
+  members: string[];
+
+  /**
+   * Destination networks "10.1.0.0/16", "fd00:1::/64", "10.1.0.5/32"; empty: any destination.
+   *
+   * @generated from field: repeated string destinations = 6;
+   */
+  destinations: string[];
+
+  /**
+   * Destination ports (TCP and UDP); empty: any port.
+   *
+   * @generated from field: repeated palisade.gateway.v1.PortRange ports = 7;
+   */
+  ports: PortRange[];
+
+  /**
+   * Empty: any protocol. Ports apply to TCP and UDP only; a rule with ports and no protocol
+   * matches TCP and UDP.
+   *
+   * @generated from field: repeated palisade.gateway.v1.FirewallProtocol protocols = 8;
+   */
+  protocols: FirewallProtocol[];
+
+  /**
+   * ACL rule this was compiled from (for logs, counters and the access check).
+   *
+   * @generated from field: uint32 acl_rule_id = 9;
+   */
+  aclRuleId: number;
+};
+
+/**
+ * Describes the message palisade.gateway.v1.FirewallRule.
+ * Use `create(FirewallRuleSchema)` to create a new message.
+ */
+export const FirewallRuleSchema: GenMessage<FirewallRule> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 23);
+
+/**
+ * @generated from message palisade.gateway.v1.PortRange
+ */
+export type PortRange = Message<'palisade.gateway.v1.PortRange'> & {
+  /**
+   * @generated from field: uint32 first = 1;
+   */
+  first: number;
+
+  /**
+   * Equal to first for a single port.
+   *
+   * @generated from field: uint32 last = 2;
+   */
+  last: number;
+};
+
+/**
+ * Describes the message palisade.gateway.v1.PortRange.
+ * Use `create(PortRangeSchema)` to create a new message.
+ */
+export const PortRangeSchema: GenMessage<PortRange> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 24);
 
 /**
  * Why the server is about to end the stream. Sent just before the server closes the call (which
@@ -692,7 +957,7 @@ export type ControlError = Message<'palisade.gateway.v1.ControlError'> & {
  * Describes the message palisade.gateway.v1.ControlError.
  * Use `create(ControlErrorSchema)` to create a new message.
  */
-export const ControlErrorSchema: GenMessage<ControlError> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 18);
+export const ControlErrorSchema: GenMessage<ControlError> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 25);
 
 /**
  * Which WireGuard the agent drives.
@@ -798,6 +1063,63 @@ export enum GatewayState {
 export const GatewayStateSchema: GenEnum<GatewayState> = /*@__PURE__*/ enumDesc(file_palisade_gateway_v1_gateway, 2);
 
 /**
+ * @generated from enum palisade.gateway.v1.FirewallVerdict
+ */
+export enum FirewallVerdict {
+  /**
+   * @generated from enum value: FIREWALL_VERDICT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: FIREWALL_VERDICT_ACCEPT = 1;
+   */
+  ACCEPT = 1,
+
+  /**
+   * @generated from enum value: FIREWALL_VERDICT_DROP = 2;
+   */
+  DROP = 2,
+}
+
+/**
+ * Describes the enum palisade.gateway.v1.FirewallVerdict.
+ */
+export const FirewallVerdictSchema: GenEnum<FirewallVerdict> = /*@__PURE__*/ enumDesc(file_palisade_gateway_v1_gateway, 3);
+
+/**
+ * @generated from enum palisade.gateway.v1.FirewallProtocol
+ */
+export enum FirewallProtocol {
+  /**
+   * @generated from enum value: FIREWALL_PROTOCOL_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: FIREWALL_PROTOCOL_TCP = 1;
+   */
+  TCP = 1,
+
+  /**
+   * @generated from enum value: FIREWALL_PROTOCOL_UDP = 2;
+   */
+  UDP = 2,
+
+  /**
+   * ICMP for IPv4 and ICMPv6 for IPv6.
+   *
+   * @generated from enum value: FIREWALL_PROTOCOL_ICMP = 3;
+   */
+  ICMP = 3,
+}
+
+/**
+ * Describes the enum palisade.gateway.v1.FirewallProtocol.
+ */
+export const FirewallProtocolSchema: GenEnum<FirewallProtocol> = /*@__PURE__*/ enumDesc(file_palisade_gateway_v1_gateway, 4);
+
+/**
  * @generated from enum palisade.gateway.v1.ControlErrorCode
  */
 export enum ControlErrorCode {
@@ -847,7 +1169,7 @@ export enum ControlErrorCode {
 /**
  * Describes the enum palisade.gateway.v1.ControlErrorCode.
  */
-export const ControlErrorCodeSchema: GenEnum<ControlErrorCode> = /*@__PURE__*/ enumDesc(file_palisade_gateway_v1_gateway, 3);
+export const ControlErrorCodeSchema: GenEnum<ControlErrorCode> = /*@__PURE__*/ enumDesc(file_palisade_gateway_v1_gateway, 5);
 
 /**
  * The control plane's service for gateway agents.
