@@ -8,3 +8,4 @@ export * from './mfa-keys.js';
 export * from './vpn-sessions.js';
 export * from './oauth.js';
 export * from './oidc.js';
+export * from './acl.js';
