@@ -75,6 +75,10 @@ export const ERROR_CODES = [
   'egress.blocked',
   'mail.not_configured',
   'mail.send_failed',
+  'acl.rule_not_found',
+  'acl.alias_not_found',
+  'acl.alias_in_use',
+  'acl.not_pending',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -129,6 +133,16 @@ export const FIELD_CODES = [
   'cidr',
   'user.not_found',
   'group.not_found',
+  'acl.destination',
+  'acl.port',
+  'acl.protocol',
+  'acl.allow_deny_conflict',
+  'acl.allow_not_configured',
+  'acl.ports_need_tcp_udp',
+  'acl.alias_empty',
+  'acl.alias_not_found',
+  'acl.location_not_found',
+  'acl.network_device_not_found',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 

@@ -1,4 +1,5 @@
 export * from './access.js';
+export * from './acl.js';
 export * from './auth.js';
 export * from './common.js';
 export * from './devices.js';

@@ -49,6 +49,16 @@ export const FIELD_MESSAGES: Record<string, string> = {
   cidr: 'Enter a valid CIDR (for example 10.0.0.0/8)',
   'user.not_found': 'User not found',
   'group.not_found': 'Group not found',
+  'acl.destination': 'Enter an IP address, a CIDR or a range of one family (for example 10.0.0.1-10.0.0.9)',
+  'acl.port': 'Enter a port or a range between 1 and 65535, low to high (for example 8000-8100)',
+  'acl.protocol': 'Protocols are tcp, udp or icmp',
+  'acl.allow_deny_conflict': 'The same members cannot be both allowed and denied',
+  'acl.allow_not_configured': 'Allow at least one user, group or network device',
+  'acl.ports_need_tcp_udp': 'Ports apply to TCP and UDP; add one of them or remove the ports',
+  'acl.alias_empty': 'Enter at least one destination, port or protocol',
+  'acl.alias_not_found': 'Alias not found',
+  'acl.location_not_found': 'Location not found',
+  'acl.network_device_not_found': 'Network device not found',
 };
 
 /** The English text of a numeric bound with its value (spec §5 "minimum and maximum value"). */
