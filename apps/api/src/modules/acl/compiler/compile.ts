@@ -1,0 +1,172 @@
+import { create } from '@bufbuild/protobuf';
+import {
+  type Firewall,
+  type FirewallMember,
+  FirewallMemberSchema,
+  FirewallProtocol,
+  type FirewallRule,
+  FirewallRuleSchema,
+  FirewallSchema,
+  FirewallVerdict,
+  type PortRange,
+  PortRangeSchema,
+} from '@palisade/proto';
+import type { AclProtocol, CompileAlias, CompileInput, CompileRule, CompileSources } from './types.js';
+
+/**
+ * ACL rules → the gateway's first-match firewall (acl-design, docs/acl.md). Pure.
+ *
+ * Each selector of ACL rule N — its manual part `rN` (manual destinations merged with its
+ * component aliases) and one part `rN_aM` per destination alias M — becomes, at the rule's
+ * priority, `<part>_deny` (DROP, the denied members; omitted when none) and `<part>_allow`
+ * (ACCEPT, the allowed members or any source). Under allow-by-default each part also gets
+ * `<part>_claim` (DROP any source, same selector) at CLAIM_PRIORITY, after every rule: a rule
+ * claims its destination, so only its members pass. Disabled and expired rules compile to
+ * nothing. The agent sorts by (priority, DROP first, id); so does this output.
+ */
+export const CLAIM_PRIORITY = 2_147_483_647;
+
+const PROTOCOLS: Record<AclProtocol, FirewallProtocol> = {
+  tcp: FirewallProtocol.TCP,
+  udp: FirewallProtocol.UDP,
+  icmp: FirewallProtocol.ICMP,
+};
+
+export const memberKey = (deviceId: number): string => `d${deviceId}`;
+
+export const isRuleActive = (rule: Pick<CompileRule, 'enabled' | 'expires'>, now: Date): boolean =>
+  rule.enabled && (rule.expires === null || rule.expires.getTime() > now.getTime());
+
+interface Selector {
+  part: string;
+  destinations: string[];
+  ports: PortRange[];
+  protocols: FirewallProtocol[];
+}
+
+const unique = <T>(values: Iterable<T>): T[] => [...new Set(values)];
+
+function toPortRange(text: string): PortRange {
+  const [first, last = first] = text.split('-').map((p) => Number(p.trim()));
+  return create(PortRangeSchema, { first, last });
+}
+
+function selector(part: string, destinations: readonly string[], ports: readonly string[], protocols: readonly AclProtocol[]): Selector {
+  return {
+    part,
+    destinations: unique(destinations.map((d) => d.trim())),
+    ports: unique(ports.map((p) => p.trim())).map(toPortRange),
+    protocols: unique(protocols).map((p) => PROTOCOLS[p]),
+  };
+}
+
+/** The rule's selectors: its manual one (when it has one) and one per destination alias. */
+export function selectorsOf(rule: CompileRule, aliases: ReadonlyMap<number, CompileAlias>): Selector[] {
+  const attached = unique(rule.aliasIds)
+    .sort((a, b) => a - b)
+    .map((id) => aliases.get(id))
+    .filter((a): a is CompileAlias => a !== undefined);
+  const components = attached.filter((a) => a.kind === 'component');
+  const targets = attached.filter((a) => a.kind === 'destination');
+  const out: Selector[] = [];
+  const hasManual =
+    rule.destinations.length > 0 || rule.ports.length > 0 || rule.protocols.length > 0 || components.length > 0 || targets.length === 0;
+  if (hasManual) {
+    out.push(
+      selector(
+        `r${rule.id}`,
+        [...rule.destinations, ...components.flatMap((a) => a.destinations)],
+        [...rule.ports, ...components.flatMap((a) => a.ports)],
+        [...rule.protocols, ...components.flatMap((a) => a.protocols)],
+      ),
+    );
+  }
+  for (const a of targets) out.push(selector(`r${rule.id}_a${a.id}`, a.destinations, a.ports, a.protocols));
+  return out;
+}
+
+const keysOf = (sources: CompileSources) =>
+  unique(sources.devices)
+    .sort((a, b) => a - b)
+    .map(memberKey);
+
+/** The firewall rules of one ACL rule (empty when disabled or expired), in agent order. */
+export function compileRule(
+  rule: CompileRule,
+  aliases: ReadonlyMap<number, CompileAlias>,
+  defaultAllow: boolean,
+  now: Date,
+): FirewallRule[] {
+  if (!isRuleActive(rule, now)) return [];
+  const out: FirewallRule[] = [];
+  for (const s of selectorsOf(rule, aliases)) {
+    const base = { destinations: s.destinations, ports: s.ports, protocols: s.protocols, aclRuleId: rule.id };
+    if (rule.denied.any || rule.denied.devices.length > 0) {
+      out.push(
+        create(FirewallRuleSchema, {
+          ...base,
+          id: `${s.part}_deny`,
+          priority: rule.priority,
+          verdict: FirewallVerdict.DROP,
+          anySource: rule.denied.any,
+          members: rule.denied.any ? [] : keysOf(rule.denied),
+        }),
+      );
+    }
+    out.push(
+      create(FirewallRuleSchema, {
+        ...base,
+        id: `${s.part}_allow`,
+        priority: rule.priority,
+        verdict: FirewallVerdict.ACCEPT,
+        anySource: rule.allowed.any,
+        members: rule.allowed.any ? [] : keysOf(rule.allowed),
+      }),
+    );
+    if (defaultAllow) {
+      out.push(
+        create(FirewallRuleSchema, {
+          ...base,
+          id: `${s.part}_claim`,
+          priority: CLAIM_PRIORITY,
+          verdict: FirewallVerdict.DROP,
+          anySource: true,
+        }),
+      );
+    }
+  }
+  return out.sort(compareRules);
+}
+
+/**
+ * Every id the rule's parts may have had with these aliases attached (now or before): what a
+ * rule change removes when the rule no longer compiles to it.
+ */
+export function candidatePartIds(ruleId: number, aliasIds: Iterable<number>): string[] {
+  const parts = [`r${ruleId}`, ...unique(aliasIds).map((a) => `r${ruleId}_a${a}`)];
+  return parts.flatMap((p) => [`${p}_deny`, `${p}_allow`, `${p}_claim`]);
+}
+
+const VERDICT_RANK: Record<number, number> = { [FirewallVerdict.DROP]: 0, [FirewallVerdict.ACCEPT]: 1 };
+
+const byteCompare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The agent's order: priority ascending, DROP before ACCEPT, id ascending (ASCII ids: bytes). */
+export function compareRules(a: FirewallRule, b: FirewallRule): number {
+  return a.priority - b.priority || (VERDICT_RANK[a.verdict] ?? 2) - (VERDICT_RANK[b.verdict] ?? 2) || byteCompare(a.id, b.id);
+}
+
+export function compileMember(deviceId: number, addresses: readonly string[]): FirewallMember {
+  return create(FirewallMemberSchema, { key: memberKey(deviceId), addresses: [...addresses] });
+}
+
+/** The location's whole firewall. */
+export function compileFirewall(input: CompileInput): Firewall {
+  if (!input.aclEnabled) return create(FirewallSchema, { managed: false });
+  const rules = input.rules.flatMap((r) => compileRule(r, input.aliases, input.defaultAllow, input.now)).sort(compareRules);
+  const members = [...input.devices]
+    .filter((d) => d.addresses.length > 0)
+    .sort((a, b) => a.id - b.id)
+    .map((d) => compileMember(d.id, d.addresses));
+  return create(FirewallSchema, { managed: true, defaultAllow: input.defaultAllow, rules, members });
+}
