@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { devices, locations } from './networks.js';
 
 /**
@@ -35,8 +35,12 @@ export const gatewayChanges = pgTable(
       .notNull()
       .references(() => locations.id, { onDelete: 'cascade' }),
     revision: bigint('revision', { mode: 'bigint' }).notNull(),
-    kind: text('kind', { enum: ['peer', 'interface', 'full'] }).notNull(),
-    /** The peer's public key; '' for `interface` and `full`. */
+    kind: text('kind', { enum: ['peer', 'interface', 'full', 'fw_rule', 'fw_member', 'fw_full'] }).notNull(),
+    /**
+     * The peer's public key; '' for `interface`, `full` and `fw_full`; the ACL rule id for
+     * `fw_rule` (`<rule>/<alias>` when that alias's parts must go too); the device id for
+     * `fw_member` (migration 0024).
+     */
     key: text('key').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -121,4 +125,18 @@ export const deviceConnections = pgTable(
     connectedAt: timestamp('connected_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.locationId] })],
+);
+
+/**
+ * How far the ACL expiry job has swept (one row): rules whose `expires` falls after
+ * `swept_until` and up to now get a `fw_rule` change on its next run, so a gateway stops
+ * applying an expired rule within seconds, also after the API was down.
+ */
+export const gatewayAclExpiry = pgTable(
+  'gateway_acl_expiry',
+  {
+    id: integer('id').primaryKey().default(1),
+    sweptUntil: timestamp('swept_until', { withTimezone: true }).notNull(),
+  },
+  (t) => [check('gateway_acl_expiry_single_row', sql`${t.id} = 1`)],
 );
