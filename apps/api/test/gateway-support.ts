@@ -12,7 +12,7 @@ import {
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '#src/app.js';
-import { openDatabase } from '#src/db/client.js';
+import { type DatabaseHandle, openDatabase } from '#src/db/client.js';
 import { parseEnv } from '#src/env.js';
 import { Outbox } from '#src/gateway-control/outbox.js';
 import { ADMIN_PASSWORD, ensureWorkerDatabase, resetDatabase } from './helpers.js';
@@ -23,6 +23,7 @@ export interface GrpcTestApp {
   app: FastifyInstance;
   port: number;
   admin: string;
+  database: DatabaseHandle;
   close(): Promise<void>;
 }
 
@@ -50,6 +51,7 @@ export async function createGrpcApp(options: { reset?: boolean; env?: Record<str
     app,
     port: app.gatewayControl?.port ?? 0,
     admin,
+    database,
     async close() {
       await app.close();
       await database.close();

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
 import { queryRows } from '#src/db/rows.js';
+import { type LoadOptions, loadCompileInput } from '#src/modules/acl/compiler/load.repo.js';
+import type { CompileDevice, CompileInput } from '#src/modules/acl/compiler/types.js';
 import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
 import { gatewayStreamEvent } from '#src/modules/gateways/gateway-events.js';
 
@@ -32,7 +34,7 @@ export interface PeerRow {
 
 export interface ChangeRow {
   revision: bigint;
-  kind: 'peer' | 'interface' | 'full';
+  kind: 'peer' | 'interface' | 'full' | 'fw_rule' | 'fw_member' | 'fw_full';
   key: string;
 }
 
@@ -147,6 +149,23 @@ export class ControlRepo {
            order by revision, kind, key`,
     );
     return rows.map((r) => ({ revision: BigInt(r.revision), kind: r.kind, key: r.key }));
+  }
+
+  /** The ACL compiler's input for the location (docs/acl.md); undefined when the location is gone. */
+  aclInput(locationId: number, now: Date, options?: LoadOptions): Promise<CompileInput | undefined> {
+    return loadCompileInput(this.db, locationId, now, options);
+  }
+
+  /** Addresses in the location of these devices (absent: none there). */
+  async memberAddresses(locationId: number, deviceIds: number[]): Promise<CompileDevice[]> {
+    if (deviceIds.length === 0) return [];
+    const rows = await queryRows<{ device_id: number; ips: string[] }>(
+      this.db,
+      sql`select device_id, array_agg(host(ip) order by ip) as ips from device_ips
+           where location_id = ${locationId} and device_id = any(${sql.param(deviceIds)}::int[])
+           group by device_id order by device_id`,
+    );
+    return rows.map((r) => ({ id: r.device_id, addresses: r.ips }));
   }
 
   async deviceIdsByKey(locationId: number, keys: string[]): Promise<Map<string, number>> {

@@ -31,6 +31,9 @@ function fakeLocation() {
     async interfaceOf() {
       return { port: 51820, addresses: ['10.0.0.1/24'], privateKeyEnc: 'x', keepalive: 25 };
     },
+    async aclInput() {
+      return { aclEnabled: false, defaultAllow: false, rules: [], aliases: new Map(), devices: [], now: new Date() };
+    },
     consistent<T>(fn: (r: ControlRepo) => Promise<T>) {
       return fn(repo as unknown as ControlRepo);
     },

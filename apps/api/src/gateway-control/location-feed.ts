@@ -1,7 +1,8 @@
 import { create } from '@bufbuild/protobuf';
-import { type ControlMessage, ControlMessageSchema, type Delta, FirewallSchema } from '@palisade/proto';
+import { type ControlMessage, ControlMessageSchema, type Delta } from '@palisade/proto';
 import type { SecretBox } from '#src/lib/crypto.js';
 import type { ControlRepo, LocationState, PeerRow } from './control.repo.js';
+import { firewallDeltaOps, snapshotFirewall } from './firewall-feed.js';
 import { buildDeltas, toInterface, toPeer } from './protocol.js';
 
 /**
@@ -67,10 +68,12 @@ export class LocationFeed {
       const state = await repo.state(this.locationId);
       const iface = await repo.interfaceOf(this.locationId);
       if (!state || !iface) return undefined;
-      return { state, iface, peers: this.#open(await repo.peers(this.locationId)) };
+      const firewall = await snapshotFirewall(repo, this.locationId, new Date());
+      if (!firewall) return undefined;
+      return { state, iface, firewall, peers: this.#open(await repo.peers(this.locationId)) };
     });
     if (!built) return undefined;
-    const { state, iface, peers } = built;
+    const { state, iface, peers, firewall } = built;
     this.#adopt(state);
     const message = create(ControlMessageSchema, {
       kind: {
@@ -80,7 +83,7 @@ export class LocationFeed {
           revision: state.revision,
           interface: toInterface(iface, this.secrets.decrypt(iface.privateKeyEnc)),
           peers: peers.map((p) => toPeer(p, iface.keepalive)),
-          firewall: create(FirewallSchema, {}),
+          firewall,
         },
       },
     });
@@ -158,7 +161,8 @@ export class LocationFeed {
       const iface = needsInterface ? toInterface(ifaceRow, this.secrets.decrypt(ifaceRow.privateKeyEnc)) : undefined;
       const revisions: bigint[] = [];
       for (let r = from + 1n; r <= state.revision; r++) revisions.push(r);
-      return { state, deltas: buildDeltas(revisions, changes, peers, iface, ifaceRow.keepalive) };
+      const firewallOps = await firewallDeltaOps(repo, this.locationId, changes, new Date());
+      return { state, deltas: buildDeltas(revisions, changes, peers, iface, ifaceRow.keepalive, firewallOps) };
     });
     if (!loaded) throw GONE;
     this.#adopt(loaded.state);

@@ -71,6 +71,7 @@ export function buildDeltas(
   peers: ReadonlyMap<string, PeerRow>,
   iface: Interface | undefined,
   keepalive: number,
+  firewallOps: ReadonlyMap<bigint, DeltaOp[]> = new Map(),
 ): Delta[] | null {
   const byRevision = new Map<bigint, ChangeRow[]>();
   for (const c of changes) {
@@ -84,6 +85,7 @@ export function buildDeltas(
     if (!rows || rows.some((r) => r.kind === 'full')) return null;
     const ops: DeltaOp[] = [];
     for (const row of rows) {
+      if (row.kind.startsWith('fw_')) continue;
       if (row.kind === 'interface') {
         if (!iface) return null;
         ops.push(create(DeltaOpSchema, { op: { case: 'interfaceChange', value: { interface: iface } } }));
@@ -96,6 +98,7 @@ export function buildDeltas(
           : create(DeltaOpSchema, { op: { case: 'peerRemove', value: { publicKey: row.key } } }),
       );
     }
+    ops.push(...(firewallOps.get(revision) ?? []));
     // Removals first: a key rotation is remove(old) + upsert(new), and the new key may reuse nothing.
     ops.sort((a, b) => rank(a) - rank(b));
     out.push(create(DeltaSchema, { revision, ops }));
@@ -103,7 +106,17 @@ export function buildDeltas(
   return out;
 }
 
-const rank = (op: DeltaOp) => (op.op.case === 'interfaceChange' ? 0 : op.op.case === 'peerRemove' ? 1 : 2);
+const RANKS: Partial<Record<NonNullable<DeltaOp['op']['case']>, number>> = {
+  interfaceChange: 0,
+  peerRemove: 1,
+  peerUpsert: 2,
+  firewallReplace: 3,
+  firewallRuleRemove: 4,
+  firewallMemberRemove: 5,
+  firewallMemberUpsert: 6,
+  firewallRuleUpsert: 7,
+};
+const rank = (op: DeltaOp) => (op.op.case ? (RANKS[op.op.case] ?? 8) : 8);
 
 export const deltaMessage = (delta: Delta): ControlMessage => create(ControlMessageSchema, { kind: { case: 'delta', value: delta } });
 

@@ -48,6 +48,7 @@ function openingStream() {
     peers: async (_id: number, keys?: string[]) =>
       (keys ?? ['k1']).map((k) => ({ publicKey: k, allowedIps: ['10.0.0.9/32'], presharedKey: '', presharedKeyEnc: null })),
     interfaceOf: async () => ({ port: 51820, addresses: ['10.0.0.1/24'], privateKeyEnc: 'x', keepalive: 25 }),
+    aclInput: async () => ({ aclEnabled: false, defaultAllow: false, rules: [], aliases: new Map(), devices: [], now: new Date() }),
     consistent: <T>(fn: (r: ControlRepo) => Promise<T>) => fn(repo as unknown as ControlRepo),
   };
   for (let r = 1n; r <= 7n; r++) world.changes.push({ revision: r, kind: 'peer', key: `k${r}` });
