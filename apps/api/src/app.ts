@@ -192,6 +192,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         signal: eventSignal,
         log: app.log,
         owner: `${process.pid}-${randomUUID()}`,
+        aclExpiryIntervalMs: env.ACL_EXPIRY_INTERVAL_MS,
       })
     : undefined;
   app.decorate('jobs', jobs);

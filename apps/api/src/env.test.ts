@@ -21,8 +21,14 @@ describe('parseEnv', () => {
       GRPC_TLS_KEY: undefined,
       GRPC_PUBLIC_URL: undefined,
       STATS_RETENTION_DAYS: 30,
+      ACL_EXPIRY_INTERVAL_MS: 5000,
       DATABASE_POOL_SIZE: 10,
     });
+  });
+
+  it('takes an ACL expiry interval from 100 ms to 10 minutes', () => {
+    expect(parseEnv({ ACL_EXPIRY_INTERVAL_MS: '250' }).ACL_EXPIRY_INTERVAL_MS).toBe(250);
+    expect(() => parseEnv({ ACL_EXPIRY_INTERVAL_MS: '10' })).toThrow(/ACL_EXPIRY_INTERVAL_MS/);
   });
 
   it('takes a PostgreSQL pool size from 1 to 200', () => {

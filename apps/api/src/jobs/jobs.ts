@@ -5,6 +5,7 @@ import type { EventSignal } from '#src/modules/events/event-signal.js';
 import { mailJob } from '#src/modules/mail/mail.job.js';
 import { vpnSessionsJob } from '#src/modules/vpn-sessions/vpn-sessions.job.js';
 import type { Services } from '#src/services.js';
+import { aclExpiryJob } from './acl-expiry.js';
 import { activityLogPurgeJob } from './activity-log-purge.js';
 import { oidcPurgeJob } from './oidc-purge.js';
 import { streamDeliveryJob } from './stream-delivery.js';
@@ -29,12 +30,22 @@ export interface JobContext {
   log: FastifyBaseLogger;
   /** Unique per process: the owner name of consumer leases. */
   owner: string;
+  /** ACL_EXPIRY_INTERVAL_MS (acl-expiry.ts); its default when unset. */
+  aclExpiryIntervalMs?: number;
 }
 
 export type JobFactory = (ctx: JobContext) => Job;
 
 /** Every job; each capability adds its factory here. */
-export const JOB_FACTORIES: JobFactory[] = [webhooksJob, streamDeliveryJob, activityLogPurgeJob, mailJob, vpnSessionsJob, oidcPurgeJob];
+export const JOB_FACTORIES: JobFactory[] = [
+  webhooksJob,
+  streamDeliveryJob,
+  activityLogPurgeJob,
+  mailJob,
+  vpnSessionsJob,
+  oidcPurgeJob,
+  aclExpiryJob,
+];
 
 export class JobRunner {
   readonly #jobs: Job[];
