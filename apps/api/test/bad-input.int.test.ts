@@ -152,6 +152,35 @@ const OAUTH_BASE = { name: 'fuzzapp', redirect_uris: ['https://fuzz.example.com/
 const OAUTH_UPDATE_FIELDS = { name: str(128), redirect_uris: list(2048, true), scopes: list(16, true), public: bool(false) };
 const OAUTH_FIELDS = { ...OAUTH_UPDATE_FIELDS, enabled: bool(false) };
 
+const ACL_RULE_FIELDS = {
+  name: str(128),
+  priority: num(0, 65535, false),
+  enabled: bool(false),
+  all_locations: bool(false),
+  allow_all_users: bool(false),
+  allowed_users: list(64),
+  allowed_groups: list(64),
+  allow_all_network_devices: bool(false),
+  deny_all_users: bool(false),
+  denied_users: list(64),
+  denied_groups: list(64),
+  deny_all_network_devices: bool(false),
+  destinations: list(100),
+  ports: list(20),
+  protocols: list(8),
+};
+const aclRuleBase = (f: Fixtures) => ({
+  name: 'fuzzrule',
+  locations: [f.loc],
+  allowed_users: [FUZZEE],
+  allowed_groups: [FUZZ_GROUP],
+  destinations: ['10.77.0.0/24', 'fd00::1-fd00::9'],
+  ports: ['443', '8000-8100'],
+  protocols: ['tcp'],
+});
+const ACL_ALIAS_BASE = { name: 'fuzzalias', kind: 'destination', destinations: ['10.77.0.5'], ports: ['53'], protocols: ['udp'] };
+const ACL_ALIAS_FIELDS = { name: str(128), kind: str(16), destinations: list(100), ports: list(20), protocols: list(8) };
+
 /** An update keeps the token when it is left out. */
 const WEBHOOK_UPDATE_FIELDS = { ...WEBHOOK_FIELDS, token: str(256, { required: false }) };
 
@@ -280,6 +309,13 @@ const BODY_ROUTES: BodyRoute[] = [
   { method: 'PUT', url: '/api/v1/webhook/{webhook}', base: WEBHOOK_BASE, fields: WEBHOOK_UPDATE_FIELDS },
   { method: 'POST', url: '/api/v1/webhook/{webhook}', base: { enabled: true }, fields: { enabled: bool() } },
   { method: 'POST', url: '/api/v1/oauth', base: OAUTH_BASE, fields: OAUTH_FIELDS },
+  { method: 'POST', url: '/api/v1/acl/rule', base: aclRuleBase, fields: ACL_RULE_FIELDS },
+  { method: 'POST', url: '/api/v1/acl/alias', base: ACL_ALIAS_BASE, fields: ACL_ALIAS_FIELDS },
+  // No rule or alias exists: a well-formed list of ids is a 404, anything else a 400.
+  { method: 'PUT', url: '/api/v1/acl/rule/apply', base: { rules: [1] }, fields: { rules: list(16, true) } },
+  { method: 'PUT', url: '/api/v1/acl/rule/discard', base: { rules: [1] }, fields: { rules: list(16, true) } },
+  { method: 'PUT', url: '/api/v1/acl/alias/apply', base: { aliases: [1] }, fields: { aliases: list(16, true) } },
+  { method: 'PUT', url: '/api/v1/acl/alias/discard', base: { aliases: [1] }, fields: { aliases: list(16, true) } },
   { method: 'PUT', url: '/api/v1/oauth/{oauth}', base: OAUTH_BASE, fields: OAUTH_UPDATE_FIELDS },
   { method: 'POST', url: '/api/v1/oauth/{oauth}', base: { enabled: true }, fields: { enabled: bool() } },
   // MFA (the sign-in steps answer 401 before validation to anyone without a pending session: their
@@ -346,6 +382,12 @@ const PARAM_ROUTES: { method: HttpMethod; url: string; body?: Record<string, unk
   { method: 'GET', url: '/api/v1/oauth/{}/secret' },
   { method: 'POST', url: '/api/v1/oauth/{}/secret' },
   { method: 'DELETE', url: '/api/v1/user/{}/mfa' },
+  { method: 'GET', url: '/api/v1/acl/rule/{}' },
+  { method: 'PUT', url: '/api/v1/acl/rule/{}', body: { name: 'x', all_locations: true, allow_all_users: true } },
+  { method: 'DELETE', url: '/api/v1/acl/rule/{}' },
+  { method: 'GET', url: '/api/v1/acl/alias/{}' },
+  { method: 'PUT', url: '/api/v1/acl/alias/{}', body: ACL_ALIAS_BASE },
+  { method: 'DELETE', url: '/api/v1/acl/alias/{}' },
 ];
 
 // ---- generators ---------------------------------------------------------------------------------

@@ -351,6 +351,42 @@ const FIXTURES: Record<string, Fixture> = {
     return { url: `/api/v1/webhook/${id}/deliveries/${queued.delivery_id}/redeliver`, object: { type: 'webhook', id } };
   },
 
+  // ACL rules and aliases
+  'POST /api/v1/acl/rule': async (w) => ({ url: '/api/v1/acl/rule', payload: aclRuleBody(w.n), object: { type: 'acl_rule' } }),
+  'PUT /api/v1/acl/rule/:id': async (w) => {
+    const id = await newAclRule(w, true);
+    return { url: `/api/v1/acl/rule/${id}`, payload: { ...aclRuleBody(w.n), name: `edited${w.n}` }, object: { type: 'acl_rule', id } };
+  },
+  'DELETE /api/v1/acl/rule/:id': async (w) => {
+    const id = await newAclRule(w, true);
+    return { url: `/api/v1/acl/rule/${id}`, object: { type: 'acl_rule', id } };
+  },
+  'PUT /api/v1/acl/rule/apply': async (w) => {
+    const id = await newAclRule(w, false);
+    return { url: '/api/v1/acl/rule/apply', payload: { rules: [id] }, object: { type: 'acl_rule', id } };
+  },
+  'PUT /api/v1/acl/rule/discard': async (w) => {
+    const id = await newAclRule(w, false);
+    return { url: '/api/v1/acl/rule/discard', payload: { rules: [id] }, object: { type: 'acl_rule', id } };
+  },
+  'POST /api/v1/acl/alias': async (w) => ({ url: '/api/v1/acl/alias', payload: aclAliasBody(w.n), object: { type: 'acl_alias' } }),
+  'PUT /api/v1/acl/alias/:id': async (w) => {
+    const id = await newAclAlias(w);
+    return { url: `/api/v1/acl/alias/${id}`, payload: { ...aclAliasBody(w.n), name: `edited${w.n}` }, object: { type: 'acl_alias', id } };
+  },
+  'DELETE /api/v1/acl/alias/:id': async (w) => {
+    const id = await newAclAlias(w);
+    return { url: `/api/v1/acl/alias/${id}`, object: { type: 'acl_alias', id } };
+  },
+  'PUT /api/v1/acl/alias/apply': async (w) => {
+    const { id, pendingId } = await pendingAclAliasChange(w);
+    return { url: '/api/v1/acl/alias/apply', payload: { aliases: [pendingId] }, object: { type: 'acl_alias', id } };
+  },
+  'PUT /api/v1/acl/alias/discard': async (w) => {
+    const { id, pendingId } = await pendingAclAliasChange(w);
+    return { url: '/api/v1/acl/alias/discard', payload: { aliases: [pendingId] }, object: { type: 'acl_alias', id } };
+  },
+
   // OpenID apps
   'POST /api/v1/oauth': async (w) => ({ url: '/api/v1/oauth', payload: oauthAppBody(w.n), object: { type: 'oauth_app' } }),
   'PUT /api/v1/oauth/:id': async (w) => {
@@ -592,6 +628,25 @@ async function openidInteraction(w: World, caller: Caller): Promise<{ uid: strin
   if (res.statusCode !== 303 || !uid) throw new Error(`authorization request: ${res.statusCode} ${res.body}`);
   const provider = [res.headers['set-cookie'] ?? []].flat().map((c) => String(c).split(';')[0]);
   return { uid, clientId, cookie: [caller.cookie, ...provider].join('; ') };
+}
+
+const aclRuleBody = (n: number, aliases: number[] = []) => ({ name: `rule${n}`, all_locations: true, allow_all_users: true, aliases });
+const aclAliasBody = (n: number) => ({ name: `alias${n}`, kind: 'destination', destinations: [`10.${n % 250}.0.0/24`] });
+/** A new ACL rule, deployed when `deploy`. */
+async function newAclRule(w: World, deploy: boolean, aliases: number[] = []): Promise<number> {
+  const id = (await w.api('POST', '/api/v1/acl/rule', w.admin, aclRuleBody(w.n, aliases))).id as number;
+  if (deploy) await w.api('PUT', '/api/v1/acl/rule/apply', w.admin, { rules: [id] });
+  return id;
+}
+async function newAclAlias(w: World): Promise<number> {
+  return (await w.api('POST', '/api/v1/acl/alias', w.admin, aclAliasBody(w.n))).id as number;
+}
+/** An alias a deployed rule uses, with a pending change. */
+async function pendingAclAliasChange(w: World): Promise<{ id: number; pendingId: number }> {
+  const id = await newAclAlias(w);
+  await newAclRule(w, true, [id]);
+  const pending = await w.api('PUT', `/api/v1/acl/alias/${id}`, w.admin, { ...aclAliasBody(w.n), name: `changed${w.n}` });
+  return { id, pendingId: pending.id as number };
 }
 
 async function newWebhook(w: World): Promise<number> {

@@ -218,6 +218,8 @@ export async function snapshot(database: DatabaseHandle): Promise<string> {
     'webhooks',
     'webhook_deliveries',
     'oauth_clients',
+    'acl_rules',
+    'acl_aliases',
   ] as const;
   const parts: unknown[] = [];
   for (const table of tables) {

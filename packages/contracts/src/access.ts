@@ -158,6 +158,22 @@ export const ROUTE_ACCESS = {
   'PUT /api/v1/activity_log_stream/:id': enterprise('admin', 'activity_log_stream.update'),
   'DELETE /api/v1/activity_log_stream/:id': enterprise('admin', 'activity_log_stream.delete'),
 
+  // ACL rules and aliases (spec §7, plus bulk discard; docs/acl.md).
+  'GET /api/v1/acl/rule': enterprise('admin', 'acl_rule.list'),
+  'POST /api/v1/acl/rule': enterprise('admin', 'acl_rule.create'),
+  'PUT /api/v1/acl/rule/apply': enterprise('admin', 'acl_rule.apply'),
+  'PUT /api/v1/acl/rule/discard': enterprise('admin', 'acl_rule.discard'),
+  'GET /api/v1/acl/rule/:id': enterprise('admin', 'acl_rule.read'),
+  'PUT /api/v1/acl/rule/:id': enterprise('admin', 'acl_rule.update'),
+  'DELETE /api/v1/acl/rule/:id': enterprise('admin', 'acl_rule.delete'),
+  'GET /api/v1/acl/alias': enterprise('admin', 'acl_alias.list'),
+  'POST /api/v1/acl/alias': enterprise('admin', 'acl_alias.create'),
+  'PUT /api/v1/acl/alias/apply': enterprise('admin', 'acl_alias.apply'),
+  'PUT /api/v1/acl/alias/discard': enterprise('admin', 'acl_alias.discard'),
+  'GET /api/v1/acl/alias/:id': enterprise('admin', 'acl_alias.read'),
+  'PUT /api/v1/acl/alias/:id': enterprise('admin', 'acl_alias.update'),
+  'DELETE /api/v1/acl/alias/:id': enterprise('admin', 'acl_alias.delete'),
+
   // The console's OpenID consent page (docs/openid.md); the provider's own endpoints are not /api/v1 routes.
   'POST /api/v1/openid/verify': { access: 'public', permission: 'openid.verify', module: 'openid' } as RouteRule,
   'POST /api/v1/oauth/authorize': { access: 'user', permission: 'openid.authorize', module: 'openid' } as RouteRule,

@@ -120,6 +120,17 @@ export const EVENT_CATALOGUE = {
   'vpn_session.started': { module: 'locations' },
   'vpn_session.ended': { module: 'locations' },
 
+  'acl_rule.created': { module: 'acl' },
+  'acl_rule.modified': { module: 'acl' },
+  'acl_rule.deleted': { module: 'acl' },
+  'acl_rule.applied': { module: 'acl' },
+  'acl_rule.discarded': { module: 'acl' },
+  'acl_alias.created': { module: 'acl' },
+  'acl_alias.modified': { module: 'acl' },
+  'acl_alias.deleted': { module: 'acl' },
+  'acl_alias.applied': { module: 'acl' },
+  'acl_alias.discarded': { module: 'acl' },
+
   'yubikey.provisioned': { module: 'provisioning', webhook: true, later: true },
 } as const satisfies Record<string, EventTypeInfo>;
 
