@@ -42,3 +42,28 @@ describe('OpenID provider mount', () => {
     }
   });
 });
+
+/** Fastify's access log covers the provider's requests too (hijacked replies): one line each. */
+describe('OpenID provider access log', () => {
+  let t: TestApp;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp({ LOG_LEVEL: 'info' }, { logger: undefined, logStream: { write: (line: string) => void lines.push(line) } });
+  });
+  afterAll(() => t.app.close());
+
+  it('logs each provider request once, with its status and response time', async () => {
+    lines.length = 0;
+    expect((await t.request('GET', '/api/v1/oidc/jwks')).statusCode).toBe(200);
+    expect((await t.request('POST', '/api/v1/oidc/token', { payload: 'grant_type=refresh_token' })).statusCode).toBe(400);
+    const completed = lines
+      .map((line) => JSON.parse(line) as { msg?: string; req?: { url?: string }; res?: { statusCode?: number }; responseTime?: number })
+      .filter((entry) => entry.msg === 'request completed');
+    expect(completed.map((entry) => [entry.req?.url, entry.res?.statusCode])).toEqual([
+      ['/api/v1/oidc/jwks', 200],
+      ['/api/v1/oidc/token', 400],
+    ]);
+    for (const entry of completed) expect(entry.responseTime).toEqual(expect.any(Number));
+  });
+});

@@ -23,7 +23,8 @@ const INTERACTION_COOKIE = '_interaction';
  * Hands the provider's paths (`/.well-known/openid-configuration`, `/api/v1/oidc/…`) to
  * oidc-provider before Fastify parses a body or runs its other hooks (CSRF, session: the provider
  * authenticates clients and users itself). Registered before those hooks; the rate limiter and
- * security headers registered earlier still apply. One access-log line per request, like the rest.
+ * security headers registered earlier still apply. Fastify's access log covers these requests like
+ * the rest (one line each, written when the raw response finishes).
  * While the openid module is disabled the paths answer 404 `module.disabled`.
  *
  * Every completed sign-in (a 200 LoginSuccess: `POST /auth`, the MFA steps) also carries `url`
@@ -45,13 +46,9 @@ export const oidcMountPlugin = fp(async (app: FastifyInstance, opts: { host: Oid
   app.addHook('onRequest', async (request, reply) => {
     if (!isProviderPath(request.url)) return;
     if (!(await opts.openidEnabled())) throw new HttpProblem(404, 'module.disabled', 'The OpenID module is disabled.');
-    const started = process.hrtime.bigint();
     allowFormPostToApps(reply.raw);
+    // Fastify's access log still writes the request's line when the raw response finishes.
     reply.hijack();
-    reply.raw.once('finish', () => {
-      const responseTime = Number(process.hrtime.bigint() - started) / 1e6;
-      request.log.info({ req: request, res: { statusCode: reply.raw.statusCode }, responseTime }, 'request completed');
-    });
     try {
       await opts.host.handle(request.raw, reply.raw);
     } catch (err) {
