@@ -1,6 +1,6 @@
 import type { Account, AccountClaims } from 'oidc-provider';
 import type { Db } from '#src/db/client.js';
-import { claimSource, findUserBySub } from './accounts.repo.js';
+import { findAccountRow } from './accounts.repo.js';
 
 /** The scopes Palisade offers (spec §9) and the claims each releases. */
 export const OIDC_CLAIMS = {
@@ -19,19 +19,18 @@ export const OIDC_CLAIMS = {
  * directory syncs type it in; docs/openid.md).
  */
 export async function findAccount(db: Db, sub: string): Promise<Account | undefined> {
-  const user = await findUserBySub(db, sub);
-  if (!user?.isActive) return undefined;
+  const row = await findAccountRow(db, sub);
+  if (!row?.is_active) return undefined;
   return {
     accountId: sub,
+    // Read with the account, in the same statement: the provider asks for them in the same request.
     async claims(): Promise<AccountClaims> {
-      const row = await claimSource(db, user.id);
-      if (!row) return { sub };
-      const name = [row.firstName, row.lastName].filter(Boolean).join(' ');
+      const name = [row.first_name, row.last_name].filter(Boolean).join(' ');
       return {
         sub,
         name,
-        given_name: row.firstName,
-        family_name: row.lastName,
+        given_name: row.first_name,
+        family_name: row.last_name,
         preferred_username: row.username,
         email: row.email,
         email_verified: false,

@@ -1,6 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
+import { preparedRows } from '#src/db/rows.js';
 import { users } from '#src/db/schema/index.js';
+
+/** A `sub` as Palisade issues it (a UUID): anything else is no user, without asking PostgreSQL. */
+const SUB_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface OidcUser {
   id: number;
@@ -11,7 +15,7 @@ export interface OidcUser {
 
 /** The user behind a `sub`, whether active or not; undefined when deleted. */
 export async function findUserBySub(db: Db, sub: string): Promise<OidcUser | undefined> {
-  if (!/^[0-9a-f-]{36}$/i.test(sub)) return undefined;
+  if (!SUB_PATTERN.test(sub)) return undefined;
   const [row] = await db
     .select({ id: users.id, sub: users.oidcSub, username: users.username, isActive: users.isActive })
     .from(users)
@@ -26,20 +30,32 @@ export async function subOfUser(db: Db, userId: number): Promise<string | undefi
   return row?.sub;
 }
 
-/** What the claims are made of: names, email, phone and group names (sorted). */
-export async function claimSource(db: Db, userId: number) {
-  const [row] = await db
-    .select({
-      username: users.username,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-      phone: users.phone,
-      groups: sql<
-        string[]
-      >`coalesce((select array_agg(g.name order by g.name) from group_members gm join groups g on g.id = gm.group_id where gm.user_id = ${userId}::int), '{}')`,
-    })
-    .from(users)
-    .where(eq(users.id, userId));
+/** A user by `sub` with what the claims are made of: names, email, phone and group names (sorted). */
+export interface OidcAccountRow {
+  username: string;
+  is_active: boolean;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  groups: string[];
+}
+
+/*
+ * One prepared statement per account lookup: the provider calls findAccount on every grant and
+ * userinfo request, then (usually) the account's claims; reading the user and then the claims
+ * was two statements built through the query builder (docs/benchmarks.md, OpenID provider).
+ */
+const accountStatement = preparedRows<OidcAccountRow, 'sub'>(
+  (p) => sql`select u.username, u.is_active, u.first_name, u.last_name, u.email, u.phone,
+      coalesce((select array_agg(g.name order by g.name) from group_members gm join groups g on g.id = gm.group_id
+        where gm.user_id = u.id), '{}') as groups
+    from users u where u.oidc_sub = ${p.sub}::uuid limit 1`,
+);
+
+/** The user behind a `sub` with their claim sources, whether active or not; undefined when deleted. */
+export async function findAccountRow(db: Db, sub: string): Promise<OidcAccountRow | undefined> {
+  if (!SUB_PATTERN.test(sub)) return undefined;
+  const [row] = await accountStatement(db, { sub });
   return row;
 }

@@ -2,12 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '#src/db/client.js';
 import { runMigrations } from '#src/db/migrate.js';
 import { purgeOidcArtifacts } from '#src/jobs/oidc-purge.js';
 import { ensureWorkerDatabase, resetDatabase } from '#test/helpers.js';
 import { databaseAdapter } from './provider.repo.js';
+import { RequestWrites, requestWrites } from './request-writes.repo.js';
 
 const noClients = async () => undefined;
 
@@ -72,6 +73,77 @@ describe.each(['postgres', 'pglite'] as const)('OpenID artifact adapter on %s', 
     expect(await new A('AccessToken').find('at3')).toBeUndefined();
     expect(await new A('RefreshToken').find('rt3')).toBeUndefined();
     expect(await new A('AccessToken').find('other')).toBeDefined();
+  });
+
+  /** A token request's adapter calls, as the token endpoint makes them (oidc/request-writes.repo.ts). */
+  const inRequest = <T>(fn: (writes: RequestWrites) => Promise<T>): Promise<T> => {
+    const writes = new RequestWrites();
+    return requestWrites.run(writes, () => fn(writes));
+  };
+
+  it('a token request reads the grant with its refresh token, and writes consume + new tokens in one statement at the end', async () => {
+    const A = Adapter();
+    await new A('Grant').upsert('g7', { accountId: 'acc', clientId: 'app', kind: 'Grant' }, 3600);
+    await new A('RefreshToken').upsert('rt7', { grantId: 'g7', kind: 'RefreshToken' }, 60);
+    const execute = vi.spyOn(database.db, 'execute');
+    const client = (database.db as unknown as { $client?: { query: (...args: unknown[]) => unknown } }).$client;
+    const query = kind === 'postgres' && client ? vi.spyOn(client, 'query') : undefined;
+    const statements = () => execute.mock.calls.length + (query?.mock.calls.length ?? 0);
+    try {
+      await inRequest(async (writes) => {
+        expect(await new A('RefreshToken').find('rt7')).toMatchObject({ grantId: 'g7' });
+        expect(await new A('Grant').find('g7')).toMatchObject({ accountId: 'acc' });
+        expect(statements()).toBe(1);
+        await new A('RefreshToken').consume('rt7');
+        await new A('RefreshToken').upsert('rt8', { grantId: 'g7', kind: 'RefreshToken' }, 60);
+        await new A('AccessToken').upsert('at8', { grantId: 'g7', kind: 'AccessToken' }, 60);
+        expect(statements()).toBe(1);
+        // Nothing is written until the request settles (before its answer is sent).
+        expect(await requestWrites.exit(() => new A('AccessToken').find('at8'))).toBeUndefined();
+        expect(statements()).toBe(2);
+        await writes.settle(database.db);
+        expect(statements()).toBe(3);
+      });
+    } finally {
+      execute.mockRestore();
+      query?.mockRestore();
+    }
+    expect((await new A('RefreshToken').find('rt7'))?.consumed).toEqual(expect.any(Number));
+    expect(await new A('RefreshToken').find('rt8')).toMatchObject({ grantId: 'g7' });
+    expect(await new A('AccessToken').find('at8')).toMatchObject({ grantId: 'g7' });
+  });
+
+  it('a token request whose refresh token another request consumed meanwhile stores nothing, answers invalid_grant and revokes the grant', async () => {
+    const A = Adapter();
+    await new A('Grant').upsert('g9', { accountId: 'acc', clientId: 'app', kind: 'Grant' }, 3600);
+    await new A('RefreshToken').upsert('rt9', { grantId: 'g9', kind: 'RefreshToken' }, 60);
+    await new A('AccessToken').upsert('at9', { grantId: 'g9', kind: 'AccessToken' }, 60);
+    const outcome = inRequest(async (writes) => {
+      expect((await new A('RefreshToken').find('rt9'))?.consumed).toBeUndefined();
+      // Another request (or replica) uses the same token between this one's read and its write.
+      await new A('RefreshToken').consume('rt9');
+      await requestWrites.exit(() => new A('RefreshToken').consume('rt9'));
+      await new A('RefreshToken').upsert('rt10', { grantId: 'g9', kind: 'RefreshToken' }, 60);
+      await new A('AccessToken').upsert('at10', { grantId: 'g9', kind: 'AccessToken' }, 60);
+      await writes.settle(database.db);
+    });
+    await expect(outcome).rejects.toMatchObject({ error: 'invalid_grant' });
+    for (const [model, id] of [
+      ['RefreshToken', 'rt10'],
+      ['AccessToken', 'at10'],
+      ['AccessToken', 'at9'],
+      ['Grant', 'g9'],
+    ] as const) {
+      expect(await new A(model).find(id), `${model} ${id}`).toBeUndefined();
+    }
+  });
+
+  it('a read in a token request first writes what the request queued (it reads its own writes)', async () => {
+    const A = Adapter();
+    await inRequest(async () => {
+      await new A('AccessToken').upsert('at11', { grantId: 'g11', kind: 'AccessToken' }, 60);
+      expect(await new A('AccessToken').find('at11')).toMatchObject({ grantId: 'g11' });
+    });
   });
 
   it.runIf(kind === 'postgres')("runs the refresh grant's statements prepared, parsed once per connection", async () => {

@@ -216,6 +216,32 @@ describe('OpenID provider: openid-client as the relying party', () => {
     expect(again).toMatchObject({ error: 'invalid_grant' });
   });
 
+  it('one refresh token sent by several requests at once: one gets tokens, the rest invalid_grant, and the grant is revoked', async () => {
+    await newUser('oidcrace');
+    const app = await registerApp();
+    const flow = await signInFlow('oidcrace', app);
+    const tokens = await client.authorizationCodeGrant(app.config, flow.callback, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+      expectedNonce: flow.nonce,
+    });
+    const basic = `Basic ${Buffer.from(`${app.clientId}:${app.secret}`).toString('base64')}`;
+    const grant = async (refreshToken: string) => {
+      const res = await fetch(`${issuer}/api/v1/oidc/token`, {
+        method: 'POST',
+        headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+      });
+      return { status: res.status, body: (await res.json()) as { refresh_token?: string; error?: string } };
+    };
+    const answers = await Promise.all([1, 2, 3, 4].map(() => grant(tokens.refresh_token ?? '')));
+    const granted = answers.filter((a) => a.status === 200);
+    expect(granted).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 400).map((a) => a.body.error)).toEqual(['invalid_grant', 'invalid_grant', 'invalid_grant']);
+    // A refresh token used twice revokes its grant: the winner's new token is refused too.
+    expect(await grant(granted[0]?.body.refresh_token ?? '')).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+
   it('revocation: a revoked access token no longer reaches userinfo', async () => {
     await newUser('oidcdan');
     const app = await registerApp();

@@ -130,6 +130,44 @@ describe('OpenID provider across replicas and key rotation', () => {
     );
   });
 
+  it('an app secret regenerated or an app disabled at one replica is refused at the other at once', async () => {
+    const admin = await a.loginAdmin();
+    await a.newUser(admin, 'secretuser');
+    const config = await relyingParty('b');
+    const { client_id: clientId, client_secret: oldSecret } = config.clientMetadata() as { client_id: string; client_secret: string };
+    const flow = await signIn(config, 'secretuser');
+    const tokens = await client.authorizationCodeGrant(config, flow.callback, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+    });
+    /** A refresh-token grant at replica B with HTTP Basic. */
+    const grantAtB = async (secret: string, refreshToken: string) => {
+      const res = await fetch(`http://127.0.0.1:${portB}/api/v1/oidc/token`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+      });
+      return { status: res.status, body: (await res.json()) as { refresh_token?: string; error?: string } };
+    };
+    // B has opened the sealed secret (and built the provider's client) with the old secret.
+    const first = await grantAtB(oldSecret, tokens.refresh_token ?? '');
+    expect(first.status).toBe(200);
+
+    const regenerated = await a.request('POST', `/api/v1/oauth/${clientId}/secret`, { cookie: admin });
+    expect(regenerated.statusCode).toBe(200);
+    const newSecret = (regenerated.json() as { client_secret: string }).client_secret;
+    expect(await grantAtB(oldSecret, first.body.refresh_token ?? '')).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+    const second = await grantAtB(newSecret, first.body.refresh_token ?? '');
+    expect(second.status).toBe(200);
+
+    const disabled = await a.request('POST', `/api/v1/oauth/${clientId}`, { cookie: admin, payload: { enabled: false } });
+    expect(disabled.statusCode).toBe(200);
+    expect(await grantAtB(newSecret, second.body.refresh_token ?? '')).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+  });
+
   it('rotation: the new key is published before it signs; the old one stays published', async () => {
     const admin = await a.loginAdmin();
     await a.newUser(admin, 'rotateuser');

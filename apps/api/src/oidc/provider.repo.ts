@@ -3,6 +3,7 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '#src/db/client.js';
 import { preparedRows } from '#src/db/rows.js';
 import { oauthClients, oidcArtifacts } from '#src/db/schema/index.js';
+import { type ArtifactRow, DEFERRED_CONSUMES, DEFERRED_UPSERTS, type RequestWrites, requestWrites } from './request-writes.repo.js';
 
 /** A live row: not expired. Expired rows stay until the purge job deletes them, but never count. */
 const live = () => or(isNull(oidcArtifacts.expiresAt), gt(oidcArtifacts.expiresAt, sql`now()`));
@@ -30,6 +31,14 @@ const findStatement = (column: 'id' | 'uid' | 'user_code') =>
       limit 1`,
   );
 const findById = findStatement('id');
+/** A code or refresh token with its grant, for a token request (the provider reads the grant next). */
+const findWithGrant = preparedRows<FoundRow & { grant_id: string | null; grant_payload: Record<string, unknown> | null }, 'model' | 'key'>(
+  (p) => sql`select t.payload, floor(extract(epoch from t.consumed_at))::float8 as consumed, t.grant_id, g.payload as grant_payload
+      from oidc_artifacts t
+      left join oidc_artifacts g on g.model = 'Grant' and g.id = t.grant_id and (g.expires_at is null or g.expires_at > now())
+      where t.model = ${p.model} and t.id = ${p.key} and (t.expires_at is null or t.expires_at > now())
+      limit 1`,
+);
 const findByUid = findStatement('uid');
 const findByUserCode = findStatement('user_code');
 
@@ -68,46 +77,88 @@ export function databaseAdapter(
       this.model = model;
     }
 
+    /** This request's deferred writes (token requests only), written first when anything else comes. */
+    async #settled(): Promise<RequestWrites | undefined> {
+      const writes = requestWrites.getStore();
+      if (writes) {
+        await writes.settle(db);
+        writes.forgetGrants();
+      }
+      return writes;
+    }
+
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-      await upsertStatement(db, {
+      const row: ArtifactRow = {
         model: this.model,
         id,
-        payload: JSON.stringify(payload),
+        payload,
         // A grant is its own grant id, so revoking a grant removes it with its tokens.
-        grantId: this.model === 'Grant' ? id : (payload.grantId ?? null),
+        grant_id: this.model === 'Grant' ? id : (payload.grantId ?? null),
         uid: payload.uid ?? null,
-        userCode: payload.userCode ?? null,
-        accountId: payload.accountId ?? null,
-        clientId: payload.clientId ?? null,
-        expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000).toISOString() : null,
+        user_code: payload.userCode ?? null,
+        account_id: payload.accountId ?? null,
+        client_id: payload.clientId ?? null,
+        expires_at: expiresIn ? new Date(Date.now() + expiresIn * 1000).toISOString() : null,
+      };
+      const writes = requestWrites.getStore();
+      if (writes && DEFERRED_UPSERTS.has(this.model)) return writes.store(row, db);
+      await this.#settled();
+      await upsertStatement(db, {
+        model: row.model,
+        id: row.id,
+        payload: JSON.stringify(row.payload),
+        grantId: row.grant_id,
+        uid: row.uid,
+        userCode: row.user_code,
+        accountId: row.account_id,
+        clientId: row.client_id,
+        expiresAt: row.expires_at,
       });
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.model === 'Client') return findClient(id);
+      const writes = requestWrites.getStore();
+      if (writes && !writes.pending && this.model === 'Grant') {
+        const grant = writes.takeGrant(id);
+        if (grant !== undefined) return grant ?? undefined;
+      }
+      await this.#settled();
+      if (writes && DEFERRED_CONSUMES.has(this.model)) {
+        const [row] = await findWithGrant(db, { model: this.model, key: id });
+        if (row?.grant_id) writes.rememberGrant(row.grant_id, (row.grant_payload as AdapterPayload | null) ?? null);
+        return rowPayload(row);
+      }
       const [row] = await findById(db, { model: this.model, key: id });
       return rowPayload(row);
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      await this.#settled();
       const [row] = await findByUid(db, { model: this.model, key: uid });
       return rowPayload(row);
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      await this.#settled();
       const [row] = await findByUserCode(db, { model: this.model, key: userCode });
       return rowPayload(row);
     }
 
     async consume(id: string): Promise<void> {
+      const writes = requestWrites.getStore();
+      if (writes && DEFERRED_CONSUMES.has(this.model)) return writes.consume(this.model, id, db);
+      await this.#settled();
       await consumeStatement(db, { model: this.model, id });
     }
 
     async destroy(id: string): Promise<void> {
+      await this.#settled();
       await destroyStatement(db, { model: this.model, id });
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
+      await this.#settled();
       await revokeStatement(db, { grantId });
     }
   };
@@ -133,6 +184,28 @@ export async function findGrantId(db: Db, accountId: string, clientId: string): 
     .orderBy(desc(oidcArtifacts.expiresAt))
     .limit(1);
   return row?.id;
+}
+
+/** An app as the provider reads it on every token, authorization and userinfo request. */
+export interface ClientRow {
+  client_id: string;
+  client_secret_enc: string | null;
+  name: string;
+  redirect_uris: string[];
+  scopes: string[];
+  public: boolean;
+  enabled: boolean;
+}
+
+const clientStatement = preparedRows<ClientRow, 'clientId'>(
+  (p) => sql`select client_id, client_secret_enc, name, redirect_uris, scopes, public, enabled
+    from oauth_clients where client_id = ${p.clientId} limit 1`,
+);
+
+/** The provider's read of an app (a fixed prepared statement: it runs on every grant). */
+export async function findClientRow(db: Db, clientId: string): Promise<ClientRow | undefined> {
+  const [row] = await clientStatement(db, { clientId });
+  return row;
 }
 
 /** An app of the admins' `oauth_clients` table by client ID. */

@@ -1,11 +1,12 @@
 import { createHmac } from 'node:crypto';
-import Provider, { type Configuration, type KoaContextWithOIDC, interactionPolicy } from 'oidc-provider';
+import Provider, { type Configuration, errors, type KoaContextWithOIDC, interactionPolicy } from 'oidc-provider';
 import type { Db } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
 import { findAccount, OIDC_CLAIMS } from './account.js';
 import { findClientMetadata } from './clients.js';
 import { databaseAdapter, findGrantId } from './provider.repo.js';
 import { errorPageRenderer } from './render-error.js';
+import { RequestWrites, requestWrites } from './request-writes.repo.js';
 import { ID_TOKEN_TTL_SECONDS, type ProviderJwk } from './signing-keys.js';
 
 /** Where the provider's own endpoints live; discovery stays at `/.well-known/openid-configuration`. */
@@ -138,5 +139,34 @@ export function createProvider(options: ProviderOptions): Provider {
   const provider = new Provider(options.issuer, configuration);
   // OidcHost.handle sets X-Forwarded-Host/Proto to the issuer's on every request it hands over.
   provider.proxy = true;
+  provider.use(tokenRequestWrites(db));
   return provider;
+}
+
+const TOKEN_PATH = `${OIDC_PREFIX}/token`;
+
+/**
+ * Token requests write their artifacts in one statement after the provider has built the answer
+ * and before Koa sends it (oidc/request-writes.repo.ts). Runs outside the provider's error handler, so
+ * a failed write is answered here as the provider answers errors: `invalid_grant` when the code or
+ * refresh token was consumed meanwhile, `server_error` otherwise — never the tokens it built.
+ */
+function tokenRequestWrites(db: Db): Parameters<Provider['use']>[0] {
+  return async (ctx, next) => {
+    if (ctx.method !== 'POST' || ctx.path !== TOKEN_PATH) return next();
+    const writes = new RequestWrites();
+    await requestWrites.run(writes, next);
+    try {
+      await writes.settle(db);
+    } catch (err) {
+      const known = err instanceof errors.OIDCProviderError && err.expose;
+      // An error answer already built stands (its writes are stored, as the provider made them).
+      if (known && ctx.status >= 400) return;
+      ctx.status = known ? err.statusCode : 500;
+      ctx.body = known
+        ? { error: err.message, error_description: (err as { error_description?: string }).error_description }
+        : { error: 'server_error', error_description: 'oops! something went wrong' };
+      if (!known) ctx.oidc?.provider.emit('server_error', ctx, err as Error);
+    }
+  };
 }

@@ -1,0 +1,130 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { sql } from 'drizzle-orm';
+import { type AdapterPayload, errors } from 'oidc-provider';
+import type { Db } from '#src/db/client.js';
+import { preparedRows } from '#src/db/rows.js';
+
+/** One artifact row as the adapter stores it. */
+export interface ArtifactRow {
+  model: string;
+  id: string;
+  payload: AdapterPayload;
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  account_id: string | null;
+  client_id: string | null;
+  expires_at: string | null;
+}
+
+/** Models whose writes a token request may defer: what a code or refresh-token grant stores and consumes. */
+export const DEFERRED_UPSERTS = new Set(['AccessToken', 'RefreshToken']);
+export const DEFERRED_CONSUMES = new Set(['AuthorizationCode', 'RefreshToken']);
+
+const keyOf = (model: string, id: string): string => `${model}\u0000${id}`;
+
+/**
+ * The artifact writes of one token request (`POST …/token`), kept until the answer is ready and
+ * then written by ONE statement in one transaction (`flushRequestWrites`): a refresh-token grant
+ * consumes the old token and stores a new refresh and access token, which were three statements
+ * and three commits. Nothing outlives the request, so replicas never see different state.
+ *
+ * - The consumes are conditional (`consumed_at is null`): when another request consumed the same
+ *   code or refresh token first (or it is gone), nothing of this request is stored and it answers
+ *   `invalid_grant`, and the grant is revoked as the provider revokes it on a reused token.
+ * - Any other adapter call of the request (a find, a destroy, a revocation, a write of another
+ *   model) first writes what is pending, so the request reads its own writes in order.
+ * - The answer is sent only after the statement has committed (synchronous_commit on): a token
+ *   the app received survives a crash (ADR-006).
+ */
+export class RequestWrites {
+  readonly #consumes = new Map<string, { model: string; id: string }>();
+  readonly #stores = new Map<string, ArtifactRow>();
+  /** The grant read with this request's code or refresh token (one use; null: no live grant). */
+  readonly #grants = new Map<string, AdapterPayload | null>();
+  #inFlight: Promise<void> = Promise.resolve();
+
+  get pending(): boolean {
+    return this.#consumes.size > 0 || this.#stores.size > 0;
+  }
+
+  /** Queues an upsert; a pending consume of the same artifact is written first. */
+  async store(row: ArtifactRow, db: Db): Promise<void> {
+    const key = keyOf(row.model, row.id);
+    if (this.#consumes.has(key)) await this.settle(db);
+    this.#stores.set(key, row);
+  }
+
+  /** Queues a consume; a pending upsert of the same artifact is written first. */
+  async consume(model: string, id: string, db: Db): Promise<void> {
+    const key = keyOf(model, id);
+    if (this.#stores.has(key)) await this.settle(db);
+    this.#consumes.set(key, { model, id });
+  }
+
+  rememberGrant(grantId: string, payload: AdapterPayload | null): void {
+    this.#grants.set(grantId, payload);
+  }
+
+  /** The grant read with the token, once; undefined when none was read (ask the database). */
+  takeGrant(grantId: string): AdapterPayload | null | undefined {
+    const grant = this.#grants.get(grantId);
+    this.#grants.delete(grantId);
+    return grant;
+  }
+
+  forgetGrants(): void {
+    this.#grants.clear();
+  }
+
+  /**
+   * Writes what is pending (and waits for a write under way). Throws `invalid_grant` when a
+   * consume found its artifact already consumed or gone: nothing of it was stored.
+   */
+  settle(db: Db): Promise<void> {
+    if (this.pending) {
+      const consumes = [...this.#consumes.values()];
+      const stores = [...this.#stores.values()];
+      this.#consumes.clear();
+      this.#stores.clear();
+      const previous = this.#inFlight;
+      this.#inFlight = previous.then(() => writeBatch(db, consumes, stores));
+    }
+    return this.#inFlight;
+  }
+}
+
+export const requestWrites = new AsyncLocalStorage<RequestWrites>();
+
+const batchStatement = preparedRows<{ conflicts: number; grant_ids: string[] }, 'consumes' | 'stores'>(
+  (p) => sql`with wanted as (
+      select w.model, w.id from jsonb_to_recordset(${p.consumes}::jsonb) as w(model text, id text)
+    ), consumed as (
+      update oidc_artifacts a set consumed_at = now() from wanted w
+      where a.model = w.model and a.id = w.id and a.consumed_at is null
+      returning a.model, a.id
+    ), stored as (
+      insert into oidc_artifacts (model, id, payload, grant_id, uid, user_code, account_id, client_id, expires_at)
+      select s.model, s.id, s.payload, s.grant_id, s.uid, s.user_code, s.account_id, s.client_id, s.expires_at
+      from jsonb_to_recordset(${p.stores}::jsonb) as s(model text, id text, payload jsonb, grant_id text, uid text,
+        user_code text, account_id text, client_id text, expires_at timestamptz)
+      where (select count(*) from consumed) = (select count(*) from wanted)
+      on conflict (model, id) do update set payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid,
+        user_code = excluded.user_code, account_id = excluded.account_id, client_id = excluded.client_id,
+        expires_at = excluded.expires_at
+      returning 1
+    )
+    select ((select count(*) from wanted) - (select count(*) from consumed))::int as conflicts,
+      (select count(*) from stored)::int as stored,
+      coalesce((select array_agg(distinct a.grant_id) from oidc_artifacts a join wanted w on a.model = w.model and a.id = w.id
+        where a.grant_id is not null and not exists (select 1 from consumed c where c.model = a.model and c.id = a.id)), '{}')
+        as grant_ids`,
+);
+const revokeGrantStatement = preparedRows<never, 'grantId'>((p) => sql`delete from oidc_artifacts where grant_id = ${p.grantId}`);
+
+async function writeBatch(db: Db, consumes: { model: string; id: string }[], stores: ArtifactRow[]): Promise<void> {
+  const [result] = await batchStatement(db, { consumes: JSON.stringify(consumes), stores: JSON.stringify(stores) });
+  if (!result?.conflicts) return;
+  for (const grantId of result.grant_ids ?? []) await revokeGrantStatement(db, { grantId });
+  throw new errors.InvalidGrant('authorization code or refresh token already consumed by another request');
+}
