@@ -22,6 +22,8 @@ import { Route as AuthedAdminSettingsRouteImport } from './routes/_authed/_admin
 import { Route as AuthedActivityLogIndexRouteImport } from './routes/_authed/activity-log.index'
 import { Route as AuthedActivityLogLiveRouteImport } from './routes/_authed/activity-log.live'
 import { Route as AuthedUsersUsernameRouteImport } from './routes/_authed/users.$username'
+import { Route as AuthedAdminAclIndexRouteImport } from './routes/_authed/_admin/acl.index'
+import { Route as AuthedAdminAclAliasesRouteImport } from './routes/_authed/_admin/acl.aliases'
 import { Route as AuthedAdminLocationsIndexRouteImport } from './routes/_authed/_admin/locations.index'
 import { Route as AuthedAdminLocationsIdRouteImport } from './routes/_authed/_admin/locations.$id'
 import { Route as AuthedAdminLocationsNewRouteImport } from './routes/_authed/_admin/locations.new'
@@ -32,6 +34,8 @@ import { Route as AuthedAdminUsersIndexRouteImport } from './routes/_authed/_adm
 import { Route as AuthedAdminWebhooksIndexRouteImport } from './routes/_authed/_admin/webhooks.index'
 import { Route as AuthedAdminWebhooksIdRouteImport } from './routes/_authed/_admin/webhooks.$id'
 import { Route as AuthedUsersUsernameAddDeviceRouteImport } from './routes/_authed/users.$username_.add-device'
+import { Route as AuthedAdminAclRulesIdRouteImport } from './routes/_authed/_admin/acl.rules.$id'
+import { Route as AuthedAdminAclRulesNewRouteImport } from './routes/_authed/_admin/acl.rules.new'
 import { Route as AuthedAdminLocationsIdGatewayRouteImport } from './routes/_authed/_admin/locations.$id_.gateway'
 import { Route as AuthedAdminLocationsIdMapRouteImport } from './routes/_authed/_admin/locations.$id_.map'
 
@@ -100,6 +104,16 @@ const AuthedUsersUsernameRoute = AuthedUsersUsernameRouteImport.update({
   path: '/users/$username',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedAdminAclIndexRoute = AuthedAdminAclIndexRouteImport.update({
+  id: '/acl/',
+  path: '/acl/',
+  getParentRoute: () => AuthedAdminRoute,
+} as any)
+const AuthedAdminAclAliasesRoute = AuthedAdminAclAliasesRouteImport.update({
+  id: '/acl/aliases',
+  path: '/acl/aliases',
+  getParentRoute: () => AuthedAdminRoute,
+} as any)
 const AuthedAdminLocationsIndexRoute =
   AuthedAdminLocationsIndexRouteImport.update({
     id: '/locations/',
@@ -156,6 +170,16 @@ const AuthedUsersUsernameAddDeviceRoute =
     path: '/users/$username/add-device',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedAdminAclRulesIdRoute = AuthedAdminAclRulesIdRouteImport.update({
+  id: '/acl/rules/$id',
+  path: '/acl/rules/$id',
+  getParentRoute: () => AuthedAdminRoute,
+} as any)
+const AuthedAdminAclRulesNewRoute = AuthedAdminAclRulesNewRouteImport.update({
+  id: '/acl/rules/new',
+  path: '/acl/rules/new',
+  getParentRoute: () => AuthedAdminRoute,
+} as any)
 const AuthedAdminLocationsIdGatewayRoute =
   AuthedAdminLocationsIdGatewayRouteImport.update({
     id: '/locations/$id_/gateway',
@@ -181,16 +205,20 @@ export interface FileRoutesByFullPath {
   '/activity-log/live': typeof AuthedActivityLogLiveRoute
   '/users/$username': typeof AuthedUsersUsernameRoute
   '/activity-log/': typeof AuthedActivityLogIndexRoute
+  '/acl/aliases': typeof AuthedAdminAclAliasesRoute
   '/locations/$id': typeof AuthedAdminLocationsIdRoute
   '/locations/new': typeof AuthedAdminLocationsNewRoute
   '/overview/$locationId': typeof AuthedAdminOverviewLocationIdRoute
   '/webhooks/$id': typeof AuthedAdminWebhooksIdRoute
   '/users/$username/add-device': typeof AuthedUsersUsernameAddDeviceRoute
+  '/acl/': typeof AuthedAdminAclIndexRoute
   '/locations/': typeof AuthedAdminLocationsIndexRoute
   '/openid-apps/': typeof AuthedAdminOpenidAppsIndexRoute
   '/overview/': typeof AuthedAdminOverviewIndexRoute
   '/users/': typeof AuthedAdminUsersIndexRoute
   '/webhooks/': typeof AuthedAdminWebhooksIndexRoute
+  '/acl/rules/$id': typeof AuthedAdminAclRulesIdRoute
+  '/acl/rules/new': typeof AuthedAdminAclRulesNewRoute
   '/locations/$id/gateway': typeof AuthedAdminLocationsIdGatewayRoute
   '/locations/$id/map': typeof AuthedAdminLocationsIdMapRoute
 }
@@ -206,16 +234,20 @@ export interface FileRoutesByTo {
   '/activity-log/live': typeof AuthedActivityLogLiveRoute
   '/users/$username': typeof AuthedUsersUsernameRoute
   '/activity-log': typeof AuthedActivityLogIndexRoute
+  '/acl/aliases': typeof AuthedAdminAclAliasesRoute
   '/locations/$id': typeof AuthedAdminLocationsIdRoute
   '/locations/new': typeof AuthedAdminLocationsNewRoute
   '/overview/$locationId': typeof AuthedAdminOverviewLocationIdRoute
   '/webhooks/$id': typeof AuthedAdminWebhooksIdRoute
   '/users/$username/add-device': typeof AuthedUsersUsernameAddDeviceRoute
+  '/acl': typeof AuthedAdminAclIndexRoute
   '/locations': typeof AuthedAdminLocationsIndexRoute
   '/openid-apps': typeof AuthedAdminOpenidAppsIndexRoute
   '/overview': typeof AuthedAdminOverviewIndexRoute
   '/users': typeof AuthedAdminUsersIndexRoute
   '/webhooks': typeof AuthedAdminWebhooksIndexRoute
+  '/acl/rules/$id': typeof AuthedAdminAclRulesIdRoute
+  '/acl/rules/new': typeof AuthedAdminAclRulesNewRoute
   '/locations/$id/gateway': typeof AuthedAdminLocationsIdGatewayRoute
   '/locations/$id/map': typeof AuthedAdminLocationsIdMapRoute
 }
@@ -234,16 +266,20 @@ export interface FileRoutesById {
   '/_authed/activity-log/live': typeof AuthedActivityLogLiveRoute
   '/_authed/users/$username': typeof AuthedUsersUsernameRoute
   '/_authed/activity-log/': typeof AuthedActivityLogIndexRoute
+  '/_authed/_admin/acl/aliases': typeof AuthedAdminAclAliasesRoute
   '/_authed/_admin/locations/$id': typeof AuthedAdminLocationsIdRoute
   '/_authed/_admin/locations/new': typeof AuthedAdminLocationsNewRoute
   '/_authed/_admin/overview/$locationId': typeof AuthedAdminOverviewLocationIdRoute
   '/_authed/_admin/webhooks/$id': typeof AuthedAdminWebhooksIdRoute
   '/_authed/users/$username_/add-device': typeof AuthedUsersUsernameAddDeviceRoute
+  '/_authed/_admin/acl/': typeof AuthedAdminAclIndexRoute
   '/_authed/_admin/locations/': typeof AuthedAdminLocationsIndexRoute
   '/_authed/_admin/openid-apps/': typeof AuthedAdminOpenidAppsIndexRoute
   '/_authed/_admin/overview/': typeof AuthedAdminOverviewIndexRoute
   '/_authed/_admin/users/': typeof AuthedAdminUsersIndexRoute
   '/_authed/_admin/webhooks/': typeof AuthedAdminWebhooksIndexRoute
+  '/_authed/_admin/acl/rules/$id': typeof AuthedAdminAclRulesIdRoute
+  '/_authed/_admin/acl/rules/new': typeof AuthedAdminAclRulesNewRoute
   '/_authed/_admin/locations/$id_/gateway': typeof AuthedAdminLocationsIdGatewayRoute
   '/_authed/_admin/locations/$id_/map': typeof AuthedAdminLocationsIdMapRoute
 }
@@ -261,16 +297,20 @@ export interface FileRouteTypes {
     | '/activity-log/live'
     | '/users/$username'
     | '/activity-log/'
+    | '/acl/aliases'
     | '/locations/$id'
     | '/locations/new'
     | '/overview/$locationId'
     | '/webhooks/$id'
     | '/users/$username/add-device'
+    | '/acl/'
     | '/locations/'
     | '/openid-apps/'
     | '/overview/'
     | '/users/'
     | '/webhooks/'
+    | '/acl/rules/$id'
+    | '/acl/rules/new'
     | '/locations/$id/gateway'
     | '/locations/$id/map'
   fileRoutesByTo: FileRoutesByTo
@@ -286,16 +326,20 @@ export interface FileRouteTypes {
     | '/activity-log/live'
     | '/users/$username'
     | '/activity-log'
+    | '/acl/aliases'
     | '/locations/$id'
     | '/locations/new'
     | '/overview/$locationId'
     | '/webhooks/$id'
     | '/users/$username/add-device'
+    | '/acl'
     | '/locations'
     | '/openid-apps'
     | '/overview'
     | '/users'
     | '/webhooks'
+    | '/acl/rules/$id'
+    | '/acl/rules/new'
     | '/locations/$id/gateway'
     | '/locations/$id/map'
   id:
@@ -313,16 +357,20 @@ export interface FileRouteTypes {
     | '/_authed/activity-log/live'
     | '/_authed/users/$username'
     | '/_authed/activity-log/'
+    | '/_authed/_admin/acl/aliases'
     | '/_authed/_admin/locations/$id'
     | '/_authed/_admin/locations/new'
     | '/_authed/_admin/overview/$locationId'
     | '/_authed/_admin/webhooks/$id'
     | '/_authed/users/$username_/add-device'
+    | '/_authed/_admin/acl/'
     | '/_authed/_admin/locations/'
     | '/_authed/_admin/openid-apps/'
     | '/_authed/_admin/overview/'
     | '/_authed/_admin/users/'
     | '/_authed/_admin/webhooks/'
+    | '/_authed/_admin/acl/rules/$id'
+    | '/_authed/_admin/acl/rules/new'
     | '/_authed/_admin/locations/$id_/gateway'
     | '/_authed/_admin/locations/$id_/map'
   fileRoutesById: FileRoutesById
@@ -427,6 +475,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedUsersUsernameRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/_admin/acl/': {
+      id: '/_authed/_admin/acl/'
+      path: '/acl'
+      fullPath: '/acl/'
+      preLoaderRoute: typeof AuthedAdminAclIndexRouteImport
+      parentRoute: typeof AuthedAdminRoute
+    }
+    '/_authed/_admin/acl/aliases': {
+      id: '/_authed/_admin/acl/aliases'
+      path: '/acl/aliases'
+      fullPath: '/acl/aliases'
+      preLoaderRoute: typeof AuthedAdminAclAliasesRouteImport
+      parentRoute: typeof AuthedAdminRoute
+    }
     '/_authed/_admin/locations/': {
       id: '/_authed/_admin/locations/'
       path: '/locations'
@@ -497,6 +559,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedUsersUsernameAddDeviceRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/_admin/acl/rules/$id': {
+      id: '/_authed/_admin/acl/rules/$id'
+      path: '/acl/rules/$id'
+      fullPath: '/acl/rules/$id'
+      preLoaderRoute: typeof AuthedAdminAclRulesIdRouteImport
+      parentRoute: typeof AuthedAdminRoute
+    }
+    '/_authed/_admin/acl/rules/new': {
+      id: '/_authed/_admin/acl/rules/new'
+      path: '/acl/rules/new'
+      fullPath: '/acl/rules/new'
+      preLoaderRoute: typeof AuthedAdminAclRulesNewRouteImport
+      parentRoute: typeof AuthedAdminRoute
+    }
     '/_authed/_admin/locations/$id_/gateway': {
       id: '/_authed/_admin/locations/$id_/gateway'
       path: '/locations/$id/gateway'
@@ -519,15 +595,19 @@ interface AuthedAdminRouteChildren {
   AuthedAdminGroupsRoute: typeof AuthedAdminGroupsRoute
   AuthedAdminNetworkDevicesRoute: typeof AuthedAdminNetworkDevicesRoute
   AuthedAdminSettingsRoute: typeof AuthedAdminSettingsRoute
+  AuthedAdminAclAliasesRoute: typeof AuthedAdminAclAliasesRoute
   AuthedAdminLocationsIdRoute: typeof AuthedAdminLocationsIdRoute
   AuthedAdminLocationsNewRoute: typeof AuthedAdminLocationsNewRoute
   AuthedAdminOverviewLocationIdRoute: typeof AuthedAdminOverviewLocationIdRoute
   AuthedAdminWebhooksIdRoute: typeof AuthedAdminWebhooksIdRoute
+  AuthedAdminAclIndexRoute: typeof AuthedAdminAclIndexRoute
   AuthedAdminLocationsIndexRoute: typeof AuthedAdminLocationsIndexRoute
   AuthedAdminOpenidAppsIndexRoute: typeof AuthedAdminOpenidAppsIndexRoute
   AuthedAdminOverviewIndexRoute: typeof AuthedAdminOverviewIndexRoute
   AuthedAdminUsersIndexRoute: typeof AuthedAdminUsersIndexRoute
   AuthedAdminWebhooksIndexRoute: typeof AuthedAdminWebhooksIndexRoute
+  AuthedAdminAclRulesIdRoute: typeof AuthedAdminAclRulesIdRoute
+  AuthedAdminAclRulesNewRoute: typeof AuthedAdminAclRulesNewRoute
   AuthedAdminLocationsIdGatewayRoute: typeof AuthedAdminLocationsIdGatewayRoute
   AuthedAdminLocationsIdMapRoute: typeof AuthedAdminLocationsIdMapRoute
 }
@@ -537,15 +617,19 @@ const AuthedAdminRouteChildren: AuthedAdminRouteChildren = {
   AuthedAdminGroupsRoute: AuthedAdminGroupsRoute,
   AuthedAdminNetworkDevicesRoute: AuthedAdminNetworkDevicesRoute,
   AuthedAdminSettingsRoute: AuthedAdminSettingsRoute,
+  AuthedAdminAclAliasesRoute: AuthedAdminAclAliasesRoute,
   AuthedAdminLocationsIdRoute: AuthedAdminLocationsIdRoute,
   AuthedAdminLocationsNewRoute: AuthedAdminLocationsNewRoute,
   AuthedAdminOverviewLocationIdRoute: AuthedAdminOverviewLocationIdRoute,
   AuthedAdminWebhooksIdRoute: AuthedAdminWebhooksIdRoute,
+  AuthedAdminAclIndexRoute: AuthedAdminAclIndexRoute,
   AuthedAdminLocationsIndexRoute: AuthedAdminLocationsIndexRoute,
   AuthedAdminOpenidAppsIndexRoute: AuthedAdminOpenidAppsIndexRoute,
   AuthedAdminOverviewIndexRoute: AuthedAdminOverviewIndexRoute,
   AuthedAdminUsersIndexRoute: AuthedAdminUsersIndexRoute,
   AuthedAdminWebhooksIndexRoute: AuthedAdminWebhooksIndexRoute,
+  AuthedAdminAclRulesIdRoute: AuthedAdminAclRulesIdRoute,
+  AuthedAdminAclRulesNewRoute: AuthedAdminAclRulesNewRoute,
   AuthedAdminLocationsIdGatewayRoute: AuthedAdminLocationsIdGatewayRoute,
   AuthedAdminLocationsIdMapRoute: AuthedAdminLocationsIdMapRoute,
 }

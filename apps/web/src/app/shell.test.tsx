@@ -40,6 +40,7 @@ const EVERY_ENTRY = [
   'Groups',
   'Locations',
   'Network devices',
+  'Access control',
   'Webhooks',
   'OpenID apps',
   'Settings',

@@ -18,6 +18,8 @@ describe('activeNavEntry', () => {
     expect(activeNavEntry('/overview/2', admin)).toBe('/overview');
     expect(activeNavEntry('/users', admin)).toBe('/users');
     expect(activeNavEntry('/settings', admin)).toBe('/settings');
+    expect(activeNavEntry('/acl/rules/7', admin)).toBe('/acl');
+    expect(activeNavEntry('/acl/aliases', admin)).toBe('/acl');
   });
 
   it('marks the activity log, whose entry every user has, on both of its tabs', () => {

@@ -21,6 +21,7 @@ const ADMIN_ITEMS: readonly NavItem[] = [
   { to: '/groups', label: 'nav.groups', icon: 'groups' },
   { to: '/locations', label: 'nav.locations', icon: 'locations', module: 'wireguard' },
   { to: '/network-devices', label: 'nav.networkDevices', icon: 'devices', module: 'wireguard' },
+  { to: '/acl', label: 'nav.acl', icon: 'acl', module: 'wireguard' },
   { to: '/webhooks', label: 'nav.webhooks', icon: 'webhooks', module: 'webhooks' },
   { to: '/openid-apps', label: 'nav.openidApps', icon: 'key', module: 'openid' },
   { to: '/settings', label: 'nav.settings', icon: 'settings' },

@@ -1,0 +1,19 @@
+import { Link } from '@tanstack/react-router';
+import { useTranslation } from '@/i18n/use-translation';
+import '@/features/settings/settings.css';
+
+/** Spec §2 ACL: the Rules and Aliases tabs of one screen. */
+export function AclTabs() {
+  const { t } = useTranslation();
+  const options = { exact: true, includeSearch: false } as const;
+  return (
+    <nav className="settings-tabs" aria-label={t('acl.tabs')}>
+      <Link to="/acl" className="settings-tabs__tab" activeOptions={options} activeProps={{ 'aria-current': 'page' }}>
+        {t('acl.tab.rules')}
+      </Link>
+      <Link to="/acl/aliases" className="settings-tabs__tab" activeOptions={options} activeProps={{ 'aria-current': 'page' }}>
+        {t('acl.tab.aliases')}
+      </Link>
+    </nav>
+  );
+}

@@ -1,0 +1,93 @@
+import { expect, type Page, test } from '@playwright/test';
+import { navigate, signIn, uniqueSuffix } from '../support/console';
+import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../support/constants';
+
+/** The rules table of one list ("Pending changes" or "Deployed rules"). */
+const list = (page: Page, name: 'Pending changes' | 'Deployed rules') => page.getByRole('table', { name });
+
+test('an admin creates an alias and a rule, sees it pending, deploys it, and discards a later change', async ({ page }) => {
+  const suffix = uniqueSuffix();
+  const aliasName = `web-${suffix}`;
+  const ruleName = `Admins to web ${suffix}`;
+  await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
+  await navigate(page, 'Access control');
+  await expect(page.getByRole('heading', { name: 'Access control' })).toBeVisible();
+
+  // An alias: a new one is deployed at once (no deployed rule uses it yet).
+  await page.getByRole('link', { name: 'Aliases' }).click();
+  await page.getByRole('button', { name: 'Add alias' }).click();
+  const aliasDialog = page.getByRole('dialog', { name: 'Add alias' });
+  await aliasDialog.getByLabel('Name').fill(aliasName);
+  await aliasDialog.getByRole('radio', { name: 'Destination' }).check();
+  await aliasDialog.getByLabel('Destinations').fill('10.50.0.0/24');
+  await aliasDialog.getByLabel('Destinations').press('Enter');
+  await aliasDialog.getByLabel('Ports').fill('70000');
+  await aliasDialog.getByLabel('Ports').press('Enter');
+  await aliasDialog.getByRole('button', { name: 'Save' }).click();
+  await expect(aliasDialog.getByText('Enter a port or a range between 1 and 65535 (for example 8000-8100)')).toBeVisible();
+  await aliasDialog.getByRole('button', { name: 'Remove 70000' }).click();
+  await aliasDialog.getByLabel('Ports').fill('8080');
+  await aliasDialog.getByLabel('Ports').press('Enter');
+  await aliasDialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Alias added.')).toBeVisible();
+  await expect(page.getByRole('row', { name: new RegExp(aliasName) })).toContainText('Deployed');
+
+  // A rule, checked as the API checks it (spec §5) before it is sent.
+  await page.getByRole('link', { name: 'Rules' }).click();
+  await page.getByRole('link', { name: 'Add rule' }).click();
+  await page.getByLabel('Name').fill(ruleName);
+  await page.getByRole('button', { name: 'Save rule' }).click();
+  await expect(page.getByText('Allow at least one user, group or network device')).toBeVisible();
+  const allowed = page.getByRole('group', { name: 'Allowed' });
+  const denied = page.getByRole('group', { name: 'Denied' });
+  await allowed.getByLabel('Search Users').fill(ADMIN_USERNAME);
+  await allowed.getByRole('button', { name: /^Add .*\(admin\)$/ }).click();
+  await denied.getByLabel('Search Users').fill(ADMIN_USERNAME);
+  await denied.getByRole('button', { name: /^Add .*\(admin\)$/ }).click();
+  await page.getByRole('button', { name: 'Save rule' }).click();
+  await expect(denied.getByText('The same members cannot be both allowed and denied')).toBeVisible();
+  await denied.getByRole('button', { name: /^Remove .*\(admin\)$/ }).click();
+  await page.getByRole('group', { name: 'Aliases' }).getByRole('checkbox', { name: aliasName }).check();
+  await page.getByRole('button', { name: 'Save rule' }).click();
+  await expect(page.getByText(`Rule ${ruleName} added; deploy it to apply it.`)).toBeVisible();
+
+  // Pending, then deployed after a confirmation that gives the count.
+  const pendingRow = list(page, 'Pending changes').getByRole('row', { name: new RegExp(ruleName) });
+  await expect(pendingRow).toContainText('New');
+  await expect(pendingRow).toContainText(`alias ${aliasName}`);
+  await pendingRow.getByRole('checkbox', { name: `Select ${ruleName}` }).check();
+  await page.getByRole('button', { name: 'Deploy selected' }).click();
+  const deployDialog = page.getByRole('alertdialog', { name: 'Deploy changes' });
+  await expect(deployDialog).toContainText('Deploy 1 pending change?');
+  await deployDialog.getByRole('button', { name: 'Deploy' }).click();
+  await expect(page.getByText('1 change deployed.')).toBeVisible();
+  const deployedRow = list(page, 'Deployed rules').getByRole('row', { name: new RegExp(ruleName) });
+  await expect(deployedRow).toContainText('Deployed');
+  await expect(list(page, 'Pending changes')).toHaveCount(0);
+
+  // Editing the deployed rule makes a pending change; discarding it leaves the deployed rule as it was.
+  await deployedRow.getByRole('link', { name: ruleName }).click();
+  await expect(page.getByText('This rule is deployed: saving keeps your changes pending until they are deployed.')).toBeVisible();
+  await page.getByLabel('Priority').fill('5');
+  await page.getByRole('button', { name: 'Save rule' }).click();
+  await expect(page.getByText('Change saved; deploy it to apply it.')).toBeVisible();
+  await expect(list(page, 'Pending changes').getByRole('row', { name: new RegExp(ruleName) })).toContainText('Modified');
+  await expect(deployedRow).toContainText('Change pending');
+  await page.getByRole('button', { name: 'Discard all' }).click();
+  const discardDialog = page.getByRole('alertdialog', { name: 'Discard changes' });
+  await expect(discardDialog).toContainText('Discard 1 pending change?');
+  await discardDialog.getByRole('button', { name: 'Discard' }).click();
+  await expect(page.getByText('1 change discarded.')).toBeVisible();
+  await expect(list(page, 'Pending changes')).toHaveCount(0);
+  await expect(deployedRow).toContainText('100');
+  await expect(deployedRow).not.toContainText('Change pending');
+
+  // The alias stays while the rule uses it: the refusal names the rule.
+  await page.getByRole('link', { name: 'Aliases' }).click();
+  await page.getByRole('button', { name: `Actions for ${aliasName}` }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await page.getByRole('alertdialog', { name: 'Delete alias' }).getByRole('button', { name: 'Delete' }).click();
+  const inUse = page.getByRole('alertdialog', { name: 'Alias in use' });
+  await expect(inUse).toContainText(`${aliasName} cannot be deleted: 1 rule uses it.`);
+  await expect(inUse.getByRole('listitem')).toHaveText([ruleName]);
+});
