@@ -18,6 +18,7 @@ import { SecretBox } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import { createResponseSerializerCompiler } from '#src/lib/response-serializer.js';
 import { activityLogRoutes } from '#src/modules/activity-log/activity-log.routes.js';
+import { aclCheckRoutes } from '#src/modules/acl/check.routes.js';
 import { aclRoutes } from '#src/modules/acl/acl.routes.js';
 import { activityLogStreamsRoutes } from '#src/modules/activity-log-streams/streams.routes.js';
 import { StreamsService } from '#src/modules/activity-log-streams/streams.service.js';
@@ -260,6 +261,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(vpnSessionsRoutes, { db: database.db, secrets, publicUrl: env.PUBLIC_URL });
   await app.register(webauthnRoutes, { db: database.db, publicUrl: env.PUBLIC_URL });
   await app.register(emailCodeRoutes, { db: database.db, secrets });
+  await app.register(aclCheckRoutes, { db: database.db });
   await app.register(aclRoutes, { db: database.db });
   await app.register(activityLogStreamsRoutes, {
     streams: new StreamsService(database.db, {

@@ -157,6 +157,8 @@ export const ROUTE_ACCESS = {
   'POST /api/v1/activity_log_stream': enterprise('admin', 'activity_log_stream.create'),
   'PUT /api/v1/activity_log_stream/:id': enterprise('admin', 'activity_log_stream.update'),
   'DELETE /api/v1/activity_log_stream/:id': enterprise('admin', 'activity_log_stream.delete'),
+  // The access check: the deployed ACL's verdict for one packet (docs/acl.md).
+  'GET /api/v1/acl/check': enterprise('admin', 'acl.check'),
 
   // ACL rules and aliases (spec §7, plus bulk discard; docs/acl.md).
   'GET /api/v1/acl/rule': enterprise('admin', 'acl_rule.list'),

@@ -1,5 +1,6 @@
 export * from './access.js';
 export * from './acl.js';
+export * from './acl-check.js';
 export * from './auth.js';
 export * from './common.js';
 export * from './devices.js';
