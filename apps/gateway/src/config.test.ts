@@ -29,7 +29,20 @@ describe('config', () => {
       statsIntervalSeconds: 10,
       healthPort: 8081,
       caFile: undefined,
+      cleanupFirewall: false,
     });
+  });
+
+  it('reads --cleanup-firewall as a switch, and its variable as true/false', () => {
+    expect(run(base, ['--cleanup-firewall']).cleanupFirewall).toBe(true);
+    expect(run(base, ['--cleanup-firewall', '--ifname', 'wg3'])).toMatchObject({ cleanupFirewall: true, ifname: 'wg3' });
+    expect(run({ ...base, GATEWAY_CLEANUP_FIREWALL: 'true' }, ['--cleanup-firewall=false']).cleanupFirewall).toBe(false);
+    expect(run({ ...base, GATEWAY_CLEANUP_FIREWALL: '1' }).cleanupFirewall).toBe(true);
+    expect(run({ ...base, GATEWAY_CLEANUP_FIREWALL: 'no' }).cleanupFirewall).toBe(false);
+    expect(run({ ...base, GATEWAY_CLEANUP_FIREWALL: ' ' }).cleanupFirewall).toBe(false);
+    expect(errorOf({ ...base, GATEWAY_CLEANUP_FIREWALL: 'maybe' })).toBe(
+      'GATEWAY_CLEANUP_FIREWALL (--cleanup-firewall): must be true or false',
+    );
   });
 
   it('reads every variable', () => {

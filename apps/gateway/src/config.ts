@@ -23,6 +23,23 @@ const integer = (min: number, max: number) =>
       .transform(Number)
       .pipe(z.number().min(min, `must be between ${min} and ${max}`).max(max, `must be between ${min} and ${max}`)),
   );
+const BOOLEAN_TEXT: Record<string, boolean> = {
+  true: true,
+  '1': true,
+  yes: true,
+  on: true,
+  false: false,
+  '0': false,
+  no: false,
+  off: false,
+};
+const boolean = z.preprocess(
+  (v) => {
+    const raw = blankToUndefined(v);
+    return typeof raw === 'string' ? (BOOLEAN_TEXT[raw.trim().toLowerCase()] ?? raw) : raw;
+  },
+  z.boolean({ error: 'must be true or false' }).default(false),
+);
 
 /** Each option: its variable, its flag and its schema (input is the raw string or undefined). */
 export const OPTIONS = {
@@ -45,7 +62,12 @@ export const OPTIONS = {
   statsIntervalSeconds: { env: 'GATEWAY_STATS_INTERVAL', flag: '--stats-interval', schema: integer(1, 86_400).default(10) },
   healthPort: { env: 'GATEWAY_HEALTH_PORT', flag: '--health-port', schema: integer(0, 65_535).default(8081) },
   caFile: { env: 'GATEWAY_CA_FILE', flag: '--ca-file', schema: z.preprocess(blankToUndefined, z.string().optional()) },
+  /** A switch: `--cleanup-firewall` alone means true (also `--cleanup-firewall=false`). */
+  cleanupFirewall: { env: 'GATEWAY_CLEANUP_FIREWALL', flag: '--cleanup-firewall', schema: boolean },
 } as const;
+
+/** Options given as a bare flag (no value) mean true. */
+const SWITCHES: ReadonlySet<string> = new Set([OPTIONS.cleanupFirewall.flag]);
 
 type Options = typeof OPTIONS;
 export type Config = { -readonly [K in keyof Options]: z.output<Options[K]['schema']> };
@@ -74,7 +96,7 @@ export function parseFlags(argv: readonly string[]): { values: Map<keyof Options
       const flag = eq > 0 ? arg.slice(0, eq) : arg;
       const key = byFlag.get(flag);
       if (!key) throw new ConfigError(`unknown argument '${arg}' (see --help)`);
-      const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+      const value = eq > 0 ? arg.slice(eq + 1) : SWITCHES.has(flag) ? 'true' : argv[++i];
       if (value === undefined) throw new ConfigError(`${describe(key)}: ${flag} needs a value`);
       values.set(key, value);
     }
@@ -111,6 +133,7 @@ Every flag mirrors an environment variable; a flag wins over its variable.
   --stats-interval <s>     GATEWAY_STATS_INTERVAL  seconds between peer stats reports (default 10)
   --health-port <port>     GATEWAY_HEALTH_PORT     port of the /health endpoint; 0 = any free port (default 8081)
   --ca-file <path>         GATEWAY_CA_FILE         PEM CA bundle to verify the control plane (https only)
+  --cleanup-firewall       GATEWAY_CLEANUP_FIREWALL  remove the nftables table on shutdown (default: keep it)
   -h, --help               this help
   -v, --version            agent version
 `;

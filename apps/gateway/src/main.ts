@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { createCommandRunner } from './adapters/command-runner.js';
+import { createNftFirewall } from './adapters/nft-firewall.js';
 import { createKernelLink, createWireGuard } from './adapters/wireguard-kernel.js';
 import { type Config, ConfigError, OPTIONS, parseCommandLine, USAGE } from './config.js';
 import { createAgent, type Agent } from './control/agent.js';
@@ -42,7 +43,10 @@ async function run(config: Config, path: string | undefined): Promise<void> {
   });
   if (existing.state.exists)
     log(`found ${config.ifname} (${wireguard.implementation()}) with ${existing.state.peers.size} peer(s); kept until the first snapshot`);
-  const agent = createAgent({ wireguard, identity: gatewayIdentity(config.ifname), log });
+  const hasNft = findExecutable('nft', path) !== undefined;
+  if (!hasNft) log('nft (nftables) not found on PATH: a location with ACL enabled will fail to apply');
+  const firewall = createNftFirewall({ ifname: config.ifname, runner, available: hasNft });
+  const agent = createAgent({ wireguard, firewall, identity: gatewayIdentity(config.ifname), log });
   const health = await listenHealth(config, agent);
   log(`palisade-gateway ${AGENT_VERSION}: /health on port ${(health.address() as { port: number }).port}, control plane ${config.grpcUrl}`);
   const abort = new AbortController();
@@ -50,6 +54,12 @@ async function run(config: Config, path: string | undefined): Promise<void> {
   const control = createControlTransport(config.grpcUrl, ca);
   const statsIntervalMs = config.statsIntervalSeconds * 1000;
   await runSession({ agent, transport: control.transport, token: config.token, statsIntervalMs, signal: abort.signal, log });
+  if (config.cleanupFirewall) {
+    await firewall.remove().then(
+      () => log(`removed the firewall table ${firewall.table} (--cleanup-firewall)`),
+      (e: unknown) => log(`could not remove the firewall table ${firewall.table}: ${(e as Error).message}`),
+    );
+  }
   log(`stopping; ${config.ifname} keeps its last applied state`);
   control.close();
   await new Promise((resolve) => health.close(resolve));

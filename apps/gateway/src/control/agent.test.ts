@@ -3,6 +3,7 @@ import {
   type ControlMessage,
   ControlMessageSchema,
   ControlErrorCode,
+  FirewallVerdict,
   type GatewayMessage,
   SnapshotRequestReason,
   WireGuardImplementation,
@@ -10,6 +11,8 @@ import {
 import { encodeBase64 } from '@palisade/wireguard';
 import { describe, expect, it } from 'vitest';
 import { createFakeWireGuard } from '#src/adapters/fake-wireguard.js';
+import type { FirewallState } from '#src/firewall/model.js';
+import type { FirewallPort } from '#src/ports/firewall.js';
 import { createAgent } from './agent.js';
 
 const k = (n: number) => encodeBase64(new Uint8Array(32).fill(n));
@@ -142,5 +145,91 @@ describe('agent', () => {
       kind: { case: 'error', value: { code: ControlErrorCode.TOKEN_REVOKED, message: 'revoked' } },
     });
     expect(await agent.handle(msg)).toEqual({ messages: [], controlError: ControlErrorCode.TOKEN_REVOKED });
+  });
+
+  describe('firewall', () => {
+    const firewall = {
+      managed: true,
+      defaultAllow: false,
+      rules: [{ id: 'r1_allow', verdict: FirewallVerdict.ACCEPT, members: ['d1'] }],
+      members: [{ key: 'd1', addresses: ['10.8.0.2'] }],
+    };
+    const withFirewall = (revision: bigint, fw: object | undefined) =>
+      create(ControlMessageSchema, {
+        kind: { case: 'snapshot', value: { revisionEpoch: 'e1', revision, interface: iface, peers, firewall: fw as never } },
+      });
+    const ruleDelta = (revision: bigint, id: string) =>
+      create(ControlMessageSchema, {
+        kind: {
+          case: 'delta',
+          value: {
+            revision,
+            ops: [{ op: { case: 'firewallRuleUpsert', value: { rule: { id, verdict: FirewallVerdict.DROP, anySource: true } } } }],
+          },
+        },
+      });
+
+    function setupWithFirewall() {
+      const wireguard = createFakeWireGuard();
+      const calls: { state: FirewallState; verify: boolean; wgApplies: number }[] = [];
+      let failure: Error | undefined;
+      const port: FirewallPort = {
+        table: 'inet palisade_wg0',
+        async apply(state, options) {
+          calls.push({ state, verify: options?.verify ?? false, wgApplies: wireguard.applied.length });
+          if (failure) {
+            const e = failure;
+            failure = undefined;
+            throw e;
+          }
+          return true;
+        },
+        async remove() {},
+      };
+      const agent = createAgent({ wireguard, firewall: port, identity, now: () => 1_763_700_000_000 });
+      agent.connected();
+      return { wireguard, agent, calls, fail: (e: Error) => (failure = e) };
+    }
+
+    it("applies a snapshot's firewall (checking the table) before its peers, and a delta's firewall ops on the last one", async () => {
+      const { agent, calls } = setupWithFirewall();
+      expect(ackOf((await agent.handle(withFirewall(5n, firewall))).messages)).toEqual([5n]);
+      expect(calls).toHaveLength(1);
+      expect(calls[0]).toMatchObject({ verify: true, wgApplies: 0, state: { managed: true, defaultAllow: false } });
+      expect([...calls[0]!.state.rules.keys()]).toEqual(['r1_allow']);
+      expect(ackOf((await agent.handle(ruleDelta(6n, 'r2_deny'))).messages)).toEqual([6n]);
+      expect(calls[1]).toMatchObject({ verify: false });
+      expect([...calls[1]!.state.rules.keys()]).toEqual(['r1_allow', 'r2_deny']);
+      expect(calls[1]!.state.members).toBe(calls[0]!.state.members);
+      // A peer-only delta does not touch the firewall.
+      await agent.handle(keepaliveDelta(7n, 1));
+      expect(calls).toHaveLength(2);
+      // A snapshot without a firewall (ACL off) is unmanaged: the port removes the table.
+      await agent.handle(withFirewall(8n, undefined));
+      expect(calls[2]).toMatchObject({ verify: true, state: { managed: false } });
+    });
+
+    it('reports a failed nft apply as a failed apply (no ack, degraded, snapshot requested) and repairs with the next snapshot', async () => {
+      const { agent, fail, wireguard } = setupWithFirewall();
+      await agent.handle(withFirewall(5n, firewall));
+      fail(new Error('nft -f - failed (exit 1): Error: Could not process rule'));
+      const failed = await agent.handle(ruleDelta(6n, 'r2_deny'));
+      expect(ackOf(failed.messages)).toEqual([]);
+      expect(kinds(failed.messages)).toEqual(['status', 'snapshotRequest']);
+      expect(failed.messages[1]?.kind.value).toMatchObject({ reason: SnapshotRequestReason.APPLY_FAILED });
+      expect(agent.status()).toMatchObject({ health: 'degraded', lastError: expect.stringContaining('nft -f - failed') });
+      expect(wireguard.applied).toHaveLength(1);
+      expect(ackOf((await agent.handle(withFirewall(6n, firewall))).messages)).toEqual([6n]);
+      expect(agent.status().health).toBe('synced');
+    });
+
+    it('treats an invalid firewall as a failed apply before changing anything', async () => {
+      const { agent, calls, wireguard } = setupWithFirewall();
+      const bad = { ...firewall, rules: [{ id: 'Bad-Id', verdict: FirewallVerdict.ACCEPT }] };
+      const result = await agent.handle(withFirewall(5n, bad));
+      expect(kinds(result.messages)).toEqual(['status', 'snapshotRequest']);
+      expect(calls).toEqual([]);
+      expect(wireguard.applied).toEqual([]);
+    });
   });
 });

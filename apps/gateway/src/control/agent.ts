@@ -1,6 +1,9 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { type ControlMessage, ControlErrorCode, type GatewayMessage, GatewayMessageSchema } from '@palisade/proto';
+import { firewallAfterDelta, hasFirewallOps } from '#src/firewall/from-delta.js';
+import { type FirewallState, firewallFromProto } from '#src/firewall/model.js';
+import type { FirewallPort } from '#src/ports/firewall.js';
 import type { WireGuardPort } from '#src/ports/wireguard.js';
 import type { PeerCounters } from '#src/ports/wireguard.js';
 import { applyActions } from '#src/reconcile/apply.js';
@@ -19,11 +22,16 @@ import { type Effect, initialTrackerState, step, type TrackerEvent, type Tracker
  *   state, apply. Deltas: diff only the peers the delta names against the agent's model of the
  *   interface (the state after its last apply), so a one-device change does not read or compare
  *   10,000 peers.
+ * - The firewall (nftables, when a FirewallPort is given) goes first in each message, so that a
+ *   rule removed in the same message as a peer change never outlives it; the port diffs against
+ *   what it applied, so a delta changes only the rules, sets and elements it names.
  * - After a failed apply the model is dropped: the next snapshot starts from a fresh read.
  * - Between streams nothing is undone: the interface keeps the last applied state (fail-open).
  */
 export interface AgentOptions {
   wireguard: WireGuardPort;
+  /** nftables; without it firewall messages are accepted and ignored. */
+  firewall?: FirewallPort;
   identity: GatewayIdentity;
   now?: () => number;
   log?: (message: string) => void;
@@ -44,9 +52,10 @@ export interface AgentStatus {
   lastError: string | null;
 }
 
-export function createAgent({ wireguard, identity, now = Date.now, log = () => {} }: AgentOptions) {
+export function createAgent({ wireguard, firewall, identity, now = Date.now, log = () => {} }: AgentOptions) {
   let tracker = initialTrackerState();
   let desired: InterfaceState | null = null;
+  let desiredFirewall: FirewallState | null = null;
   let model: InterfaceState | null = null;
   let statsBaseline = new Map<string, PeerCounters>();
   let lastError: string | null = null;
@@ -75,15 +84,34 @@ export function createAgent({ wireguard, identity, now = Date.now, log = () => {
     desired = next;
   }
 
+  async function applyFirewall(next: FirewallState | null, verify: boolean): Promise<void> {
+    if (!firewall || next === null) return;
+    if (await firewall.apply(next, { verify })) {
+      log(
+        next.managed
+          ? `firewall ${firewall.table}: applied (${next.rules.size} rule(s))`
+          : `firewall ${firewall.table}: removed (unmanaged)`,
+      );
+    }
+    desiredFirewall = next;
+  }
+
   /** Runs the apply an effect asks for and feeds the outcome back to the tracker. */
   async function performApply(effect: Effect, message: ControlMessage): Promise<Effect[]> {
     try {
       if (effect.type === 'apply-snapshot' && message.kind.case === 'snapshot') {
         const next = desiredFromSnapshot(message.kind.value);
+        const nextFirewall = firewall ? firewallFromProto(message.kind.value.firewall) : null;
+        await applyFirewall(nextFirewall, true);
         await applyTo(next, (await wireguard.read()).state);
       } else if (effect.type === 'apply-delta' && message.kind.case === 'delta') {
         const base = model ?? (await wireguard.read()).state;
-        const { desired: next, scope } = applyDelta(desired!, message.kind.value);
+        const delta = message.kind.value;
+        const { desired: next, scope } = applyDelta(desired!, delta);
+        if (firewall && hasFirewallOps(delta)) {
+          if (desiredFirewall === null) throw new Error(`delta ${delta.revision}: no applied firewall to change`);
+          await applyFirewall(firewallAfterDelta(desiredFirewall, delta), false);
+        }
         await applyTo(next, base, scope);
       }
       lastError = null;
@@ -93,6 +121,7 @@ export function createAgent({ wireguard, identity, now = Date.now, log = () => {
       log(`apply failed: ${lastError}`);
       model = null;
       desired = null;
+      desiredFirewall = null;
       return advance({ type: 'apply-failed', error: lastError });
     }
   }

@@ -60,7 +60,11 @@ export function applyDelta(desired: InterfaceState, delta: Delta): AppliedDelta 
         scope.interface = true;
         break;
       case 'firewallReplace':
-        // The firewall arrives with the ACL issue; version 1 agents accept and ignore it.
+      case 'firewallRuleUpsert':
+      case 'firewallRuleRemove':
+      case 'firewallMemberUpsert':
+      case 'firewallMemberRemove':
+        // The firewall's own state: firewall/from-delta.ts.
         break;
       default:
         throw new StateError(`delta ${delta.revision}: unknown operation`);
