@@ -231,4 +231,52 @@ describe('gateway firewall', () => {
     };
     expect(BigInt(rows[0]?.r ?? '0')).toBe(revision);
   });
+
+  it('rules created, changed and deleted through the ACL API reach the gateway only when deployed', async () => {
+    const location = await aclLocation();
+    await addDevice(t.app, t.admin, 'admin');
+    const g = await connect(location.id);
+    await g.waitFor('snapshot', snapshotOf);
+    const api = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
+      t.app.inject({ method, url, headers: { cookie: t.admin }, ...(payload === undefined ? {} : { payload: payload as string }) });
+    const body = (extra: Record<string, unknown> = {}) => ({
+      name: 'web',
+      locations: [location.id],
+      allowed_users: ['admin'],
+      destinations: ['10.1.0.0/16'],
+      ports: ['443'],
+      protocols: ['tcp'],
+      ...extra,
+    });
+    const created = await api('POST', '/api/v1/acl/rule', body());
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as number;
+    await settled(g, location.id);
+    expect(opsOf(g.received.map(deltaOf).filter((d): d is Delta => d !== undefined))).toEqual([]);
+
+    let before = lastRevision(g);
+    expect((await api('PUT', '/api/v1/acl/rule/apply', { rules: [id] })).statusCode).toBe(204);
+    await deltasAfter(g, before, 'the deployed rule', (x) => opsOf(x).includes(`firewallRuleUpsert:r${id}_allow`));
+
+    await settled(g, location.id);
+    before = lastRevision(g);
+    const child = (await api('PUT', `/api/v1/acl/rule/${id}`, body({ ports: ['8443'] }))).json().id as number;
+    await settled(g, location.id);
+    expect(lastRevision(g)).toBe(before);
+    expect((await api('PUT', '/api/v1/acl/rule/apply', { rules: [child] })).statusCode).toBe(204);
+    const changed = await deltasAfter(g, before, 'the deployed change', (x) => opsOf(x).includes(`firewallRuleUpsert:r${id}_allow`));
+    const rule = fwOps(changed).find((o) => o.case === 'firewallRuleUpsert');
+    expect(rule?.case === 'firewallRuleUpsert' && rule.value.rule?.ports).toMatchObject([{ first: 8443, last: 8443 }]);
+
+    await settled(g, location.id);
+    before = lastRevision(g);
+    expect((await api('DELETE', `/api/v1/acl/rule/${id}`)).statusCode).toBe(204);
+    await settled(g, location.id);
+    expect(lastRevision(g)).toBe(before);
+    const listed = await t.app.inject({ method: 'GET', url: '/api/v1/acl/rule', headers: { cookie: t.admin } });
+    const pending = (listed.json() as { id: number; parent_id?: number; state: string }[]).find((r) => r.parent_id === id)?.id;
+    expect(pending).toBeDefined();
+    expect((await api('PUT', '/api/v1/acl/rule/apply', { rules: [pending] })).statusCode).toBe(204);
+    await deltasAfter(g, before, 'the deployed deletion', (x) => opsOf(x).includes(`firewallRuleRemove:r${id}_allow`));
+  });
 });

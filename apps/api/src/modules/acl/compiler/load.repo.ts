@@ -171,7 +171,19 @@ function groupBy<T, K, V>(rows: readonly T[], key: (row: T) => K, value: (row: T
   return out;
 }
 
-/** Rule rows + their links → compiler rules with member device sets. Pure. */
+/** Sorted, duplicate-free union of sorted id lists (one list is returned as it is: shared). */
+function union(lists: readonly (readonly number[])[]): readonly number[] {
+  const nonEmpty = lists.filter((l) => l.length > 0);
+  if (nonEmpty.length === 0) return [];
+  if (nonEmpty.length === 1) return nonEmpty[0] as readonly number[];
+  const all = nonEmpty.flat().sort((a, b) => a - b);
+  return all.filter((id, i) => i === 0 || all[i - 1] !== id);
+}
+
+/**
+ * Rule rows + their links → compiler rules with member device sets. Pure. The device list of a
+ * group (or of all users) is built once and shared by every rule naming it.
+ */
 export function resolveRules(
   rows: readonly RuleRow[],
   links: readonly LinkRow[],
@@ -183,23 +195,29 @@ export function resolveRules(
     (l) => l.rule_id,
     (l) => l,
   );
+  const groupDevices = new Map<number, readonly number[]>();
+  const devicesOfGroup = (g: number) => {
+    let list = groupDevices.get(g);
+    if (!list) {
+      list = union((groupUsers.get(g) ?? []).map((u) => devices.byUser.get(u) ?? []));
+      groupDevices.set(g, list);
+    }
+    return list;
+  };
   return rows.map((r) => {
     const own = linksByRule.get(r.id) ?? [];
     const side = (allow: boolean, allUsers: boolean, allNetwork: boolean): CompileSources => {
       if (allUsers && allNetwork) return { any: true, devices: [] };
-      const ids = new Set<number>();
-      const addUser = (u: number) => {
-        for (const d of devices.byUser.get(u) ?? []) ids.add(d);
-      };
-      if (allUsers) for (const d of devices.allUser) ids.add(d);
-      if (allNetwork) for (const d of devices.network) ids.add(d);
+      const lists: (readonly number[])[] = [];
+      if (allUsers) lists.push(devices.allUser);
+      if (allNetwork) lists.push(devices.network);
       for (const l of own) {
         if (l.kind === 'a' || l.allow !== allow) continue;
-        if (l.kind === 'u') addUser(l.ref);
-        else if (l.kind === 'd') ids.add(l.ref);
-        else for (const u of groupUsers.get(l.ref) ?? []) addUser(u);
+        if (l.kind === 'u') lists.push(devices.byUser.get(l.ref) ?? []);
+        else if (l.kind === 'd') lists.push([l.ref]);
+        else lists.push(devicesOfGroup(l.ref));
       }
-      return { any: false, devices: [...ids].sort((a, b) => a - b) };
+      return { any: false, devices: union(lists) };
     };
     return {
       id: r.id,
