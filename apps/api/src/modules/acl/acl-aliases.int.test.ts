@@ -158,6 +158,45 @@ describe('ACL aliases', () => {
     expect((await eventTypes()).map((e) => e.type)).toContain('acl_alias.deleted');
   });
 
+  it('refuses a component alias change that leaves a rule using it with ports and ICMP only', async () => {
+    const alias = await createAlias({ kind: 'component', destinations: ['10.9.0.0/24'], ports: [], protocols: ['tcp'] });
+    const res = await call('POST', '/api/v1/acl/rule', {
+      name: 'ssh',
+      all_locations: true,
+      allow_all_users: true,
+      ports: ['22'],
+      aliases: [alias.id],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const broken = await call('PUT', `/api/v1/acl/alias/${alias.id}`, aliasBody({ kind: 'component', ports: [], protocols: ['icmp'] }));
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().errors).toEqual([
+      expect.objectContaining({ path: 'protocols', code: 'acl.ports_need_tcp_udp', params: { rule: 'ssh' } }),
+    ]);
+    // As a destination alias it is a selector of its own: the rule's ports do not apply to it.
+    expect(
+      (await call('PUT', `/api/v1/acl/alias/${alias.id}`, aliasBody({ kind: 'destination', ports: [], protocols: ['icmp'] }))).statusCode,
+    ).toBe(200);
+  });
+
+  it('a rule naming an alias and the alias deletion racing: the rule keeps its alias or is refused, never a 500', async () => {
+    for (let i = 0; i < 8; i++) {
+      const alias = await createAlias({ name: `race${i}` });
+      const [created, deleted] = await Promise.all([
+        call('POST', '/api/v1/acl/rule', { name: `r${i}`, all_locations: true, allow_all_users: true, aliases: [alias.id] }),
+        call('DELETE', `/api/v1/acl/alias/${alias.id}`),
+      ]);
+      if (created.statusCode === 201) {
+        expect(deleted.statusCode, deleted.body).toBe(409);
+        expect((await call('GET', `/api/v1/acl/rule/${created.json().id}`)).json().aliases).toEqual([alias.id]);
+      } else {
+        expect(created.statusCode, created.body).toBe(400);
+        expect(created.json().errors).toEqual([expect.objectContaining({ path: 'aliases', code: 'acl.alias_not_found' })]);
+        expect(deleted.statusCode).toBe(204);
+      }
+    }
+  });
+
   it('answers 400 with field codes for bad aliases, never a 500', async () => {
     const cases: [Record<string, unknown>, string[]][] = [
       [{ destinations: [], ports: [], protocols: [] }, ['destinations:acl.alias_empty']],

@@ -1,5 +1,5 @@
 import type { AclAliasState, AclRuleRef } from '@palisade/contracts';
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
 import { aclAliases, aclRuleAliases, aclRules } from '#src/db/schema/index.js';
 
@@ -54,6 +54,43 @@ export class AclAliasesRepo {
 
   async delete(id: number): Promise<void> {
     await this.db.delete(aclAliases).where(eq(aclAliases.id, id));
+  }
+
+  /**
+   * For each rule (any state) using the alias: its own ports and protocols and those of its other
+   * component aliases, i.e. its manual selector without this alias.
+   */
+  async selectorsWithout(aliasId: number): Promise<{ id: number; name: string; ports: string[]; protocols: string[] }[]> {
+    const rules = await this.db
+      .select({ id: aclRules.id, name: aclRules.name, ports: aclRules.ports, protocols: aclRules.protocols })
+      .from(aclRuleAliases)
+      .innerJoin(aclRules, eq(aclRules.id, aclRuleAliases.ruleId))
+      .where(eq(aclRuleAliases.aliasId, aliasId))
+      .orderBy(asc(aclRules.id));
+    if (rules.length === 0) return [];
+    const others = await this.db
+      .select({ ruleId: aclRuleAliases.ruleId, ports: aclAliases.ports, protocols: aclAliases.protocols })
+      .from(aclRuleAliases)
+      .innerJoin(aclAliases, eq(aclAliases.id, aclRuleAliases.aliasId))
+      .where(
+        and(
+          inArray(
+            aclRuleAliases.ruleId,
+            rules.map((r) => r.id),
+          ),
+          ne(aclRuleAliases.aliasId, aliasId),
+          eq(aclAliases.kind, 'component'),
+        ),
+      );
+    return rules.map((r) => {
+      const mine = others.filter((o) => o.ruleId === r.id);
+      return {
+        id: r.id,
+        name: r.name,
+        ports: [...r.ports, ...mine.flatMap((o) => o.ports)],
+        protocols: [...r.protocols, ...mine.flatMap((o) => o.protocols)],
+      };
+    });
   }
 
   /**

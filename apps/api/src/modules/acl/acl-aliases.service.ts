@@ -1,5 +1,6 @@
-import type { AclAlias, AclAliasBodyParsed, AclRuleRef } from '@palisade/contracts';
+import { type AclAlias, type AclAliasBodyParsed, type AclRuleRef, portsNeedTcpUdp } from '@palisade/contracts';
 import type { Db } from '#src/db/client.js';
+import { FIELD_MESSAGES } from '#src/lib/field-messages.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import { type SignedInActor, userActor } from '#src/modules/events/event-actor.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
@@ -12,6 +13,22 @@ export class AliasInUseProblem extends HttpProblem {
   constructor(readonly rules: AclRuleRef[]) {
     super(409, 'acl.alias_in_use', 'The alias is used by ACL rules; remove it from them first.');
   }
+}
+
+/**
+ * A component alias is merged into the manual selector of each rule using it: ports there need TCP
+ * or UDP (docs/acl.md). 400 naming the first rule the alias content would break.
+ */
+async function checkComponentUse(repo: AclAliasesRepo, aliasId: number, content: AliasContent): Promise<void> {
+  if (content.kind !== 'component') return;
+  const broken = (await repo.selectorsWithout(aliasId)).find((r) =>
+    portsNeedTcpUdp([...r.ports, ...content.ports], [...r.protocols, ...content.protocols]),
+  );
+  if (!broken) return;
+  const code = 'acl.ports_need_tcp_udp';
+  throw new HttpProblem(400, 'validation.failed', `ACL rule "${broken.name}" would have ports with ICMP as its only protocol.`, [
+    { path: 'protocols', code, message: FIELD_MESSAGES[code] ?? code, params: { rule: broken.name } },
+  ]);
 }
 
 const aliasObject = (id: number, name: string) => ({ type: 'acl_alias', id, name });
@@ -86,6 +103,7 @@ export class AclAliasesService {
       if (!row) throw aliasNotFound(id);
       const content = contentOf(body);
       const deployedId = row.parentId ?? row.id;
+      await checkComponentUse(repo, deployedId, content);
       const child = row.parentId === null ? await repo.childOf(row.id) : row;
       let target = child?.id ?? row.id;
       if (child) await repo.update(child.id, content);
@@ -135,6 +153,7 @@ export class AclAliasesService {
       );
       for (const child of pending) {
         const parentId = child.parentId as number;
+        await checkComponentUse(repo, parentId, child);
         await repo.update(parentId, {
           name: child.name,
           kind: child.kind,
@@ -168,9 +187,16 @@ export class AclAliasesService {
     });
   }
 
+  /**
+   * The listed alias changes, locked with their deployed aliases in one statement in id order (a
+   * parent before its child, as a change of a deployed alias locks them; deploying rewrites the
+   * parent, so a rule naming it waits). 404 when one does not exist, 400 when one is not pending.
+   */
   async #lockPending(repo: AclAliasesRepo, ids: readonly number[]): Promise<AliasRow[]> {
     const wanted = [...new Set(ids)];
-    const rows = await repo.lock(wanted);
+    const parentIds = (await repo.list(wanted)).flatMap((r) => (r.parentId !== null ? [r.parentId] : []));
+    const wantedSet = new Set(wanted);
+    const rows = (await repo.lock([...new Set([...wanted, ...parentIds])])).filter((r) => wantedSet.has(r.id));
     const found = new Set(rows.map((r) => r.id));
     const missing = wanted.find((id) => !found.has(id));
     if (missing !== undefined) throw aliasNotFound(missing);

@@ -11,7 +11,11 @@ export interface ReferenceQuery {
   aliasIds: number[];
 }
 
-/** Looks up what a rule names: users and groups by name (any case), network devices, locations, deployed aliases. */
+/**
+ * Looks up what a rule names: users and groups by name (any case), network devices, locations,
+ * deployed aliases. The rows are locked (key share) until the caller's transaction ends, so none of
+ * them is deleted before the rule's links to it commit (an alias deletion then sees the new link).
+ */
 export class AclReferencesRepo {
   constructor(private readonly db: Db) {}
 
@@ -24,6 +28,7 @@ export class AclReferencesRepo {
             .select({ id: users.id, name: users.username })
             .from(users)
             .where(inArray(sql`lower(${users.username})`, q.userNames))
+            .for('key share')
         : [];
     const groupRows =
       q.groupNames.length > 0
@@ -31,6 +36,7 @@ export class AclReferencesRepo {
             .select({ id: groups.id, name: groups.name })
             .from(groups)
             .where(inArray(sql`lower(${groups.name})`, q.groupNames))
+            .for('key share')
         : [];
     const deviceRows =
       q.deviceIds.length > 0
@@ -38,15 +44,19 @@ export class AclReferencesRepo {
             .select({ id: devices.id })
             .from(devices)
             .where(and(inArray(devices.id, q.deviceIds), eq(devices.kind, 'network')))
+            .for('key share')
         : [];
     const locationRows =
-      q.locationIds.length > 0 ? await db.select({ id: locations.id }).from(locations).where(inArray(locations.id, q.locationIds)) : [];
+      q.locationIds.length > 0
+        ? await db.select({ id: locations.id }).from(locations).where(inArray(locations.id, q.locationIds)).for('key share')
+        : [];
     const aliasRows =
       q.aliasIds.length > 0
         ? await db
             .select({ id: aclAliases.id, kind: aclAliases.kind, ports: aclAliases.ports, protocols: aclAliases.protocols })
             .from(aclAliases)
             .where(and(inArray(aclAliases.id, q.aliasIds), isNull(aclAliases.parentId)))
+            .for('key share')
         : [];
     return { userRows, groupRows, deviceRows, locationRows, aliasRows };
   }

@@ -178,6 +178,56 @@ describe('ACL rules', () => {
     expect(c.state).toBe('new');
   });
 
+  it('a change of a deployed rule and the deploy of its pending change, interleaved, queue instead of deadlocking', async () => {
+    const rule = await create({ name: 'r' });
+    await apply([rule.id]);
+    const child = (await call('PUT', `/api/v1/acl/rule/${rule.id}`, body({ name: 'ra' }))).json();
+    const db = t.database.db;
+    const waiting = async () =>
+      Number(
+        (
+          (await db.execute(
+            sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+          )) as unknown as { rows: { n: number }[] }
+        ).rows[0]?.n,
+      );
+    const waitFor = async (n: number) => {
+      const deadline = Date.now() + 10_000;
+      while ((await waiting()) < n) {
+        if (Date.now() > deadline) throw new Error(`fewer than ${n} requests waiting on a lock`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    // Hold the admin user row: the change locks the deployed rule, then waits looking up its member.
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let locked = () => {};
+    const holding = new Promise<void>((r) => {
+      locked = r;
+    });
+    const holder = t.database.withConnection(async (conn) => {
+      await conn.transaction(async (tx) => {
+        await tx.execute(sql`select id from users where username = 'admin' for update`);
+        locked();
+        await held;
+      });
+    });
+    await holding;
+    const edit = call('PUT', `/api/v1/acl/rule/${rule.id}`, body({ name: 'rb' }));
+    await waitFor(1);
+    // The deploy needs the deployed rule too: it must wait for it without holding the pending change.
+    const deploy = apply([child.id]);
+    await waitFor(2);
+    release();
+    await holder;
+    const [edited, deployed] = await Promise.all([edit, deploy]);
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(deployed.statusCode, deployed.body).toBe(204);
+    expect((await list()).map((r) => [r.id, r.name])).toEqual([[rule.id, 'rb']]);
+  });
+
   it('resolves members by name (any case) and checks that everything named exists', async () => {
     await t.createUser('alice');
     const group = await call('POST', '/api/v1/group', { name: 'Dev', members: [] });

@@ -118,8 +118,8 @@ export class AclRulesService {
       const repo = new AclRulesRepo(tx);
       const pending = await this.#lockPending(repo, ids);
       const children = pending.filter((r) => r.parentId !== null);
-      const parents = await repo.lock(children.map((r) => r.parentId as number));
-      const parentName = new Map(parents.map((p) => [p.id, p.name]));
+      const parents = await repo.load(children.map((r) => r.parentId as number));
+      const parentName = new Map(parents.map((p) => [p.id, p.content.name]));
       for (const rule of pending) {
         const deployedId = rule.parentId ?? rule.id;
         if (rule.state === 'new') await repo.setState(rule.id, 'applied');
@@ -155,10 +155,17 @@ export class AclRulesService {
     });
   }
 
-  /** The listed rules, locked; 404 when one does not exist, 400 when one is not pending. */
+  /**
+   * The listed rules, locked with their deployed parents in one statement in id order (a parent
+   * before its child, as a change of a deployed rule locks them), so concurrent calls queue
+   * instead of deadlocking; 404 when one does not exist, 400 when one is not pending.
+   */
   async #lockPending(repo: AclRulesRepo, ids: readonly number[]): Promise<RuleRecord[]> {
     const wanted = [...new Set(ids)];
-    const rows = await repo.lock(wanted);
+    const parentIds = (await repo.load(wanted)).flatMap((r) => (r.parentId !== null ? [r.parentId] : []));
+    const locked = await repo.lock([...new Set([...wanted, ...parentIds])]);
+    const wantedSet = new Set(wanted);
+    const rows = locked.filter((r) => wantedSet.has(r.id));
     const found = new Set(rows.map((r) => r.id));
     const missing = wanted.find((id) => !found.has(id));
     if (missing !== undefined) throw ruleNotFound(missing);
