@@ -1,6 +1,7 @@
 import type { Account, AccountClaims } from 'oidc-provider';
 import type { Db } from '#src/db/client.js';
 import { findAccountRow } from './accounts.repo.js';
+import { requestWrites } from './request-writes.repo.js';
 
 /** The scopes Palisade offers (spec §9) and the claims each releases. */
 export const OIDC_CLAIMS = {
@@ -19,7 +20,9 @@ export const OIDC_CLAIMS = {
  * directory syncs type it in; docs/openid.md).
  */
 export async function findAccount(db: Db, sub: string): Promise<Account | undefined> {
-  const row = await findAccountRow(db, sub);
+  // A token request read the account with its code or refresh token, in the same statement.
+  const read = requestWrites.getStore()?.takeAccount(sub);
+  const row = read === undefined ? await findAccountRow(db, sub) : read;
   if (!row?.is_active) return undefined;
   return {
     accountId: sub,

@@ -46,11 +46,13 @@ export interface OidcAccountRow {
  * userinfo request, then (usually) the account's claims; reading the user and then the claims
  * was two statements built through the query builder (docs/benchmarks.md, OpenID provider).
  */
+/** The columns of an OidcAccountRow of `users u` (the token read in provider.repo.ts reads them too). */
+export const ACCOUNT_COLUMNS = sql`u.username, u.is_active, u.first_name, u.last_name, u.email, u.phone,
+  coalesce((select array_agg(g.name order by g.name) from group_members gm join groups g on g.id = gm.group_id
+    where gm.user_id = u.id), '{}') as groups`;
+
 const accountStatement = preparedRows<OidcAccountRow, 'sub'>(
-  (p) => sql`select u.username, u.is_active, u.first_name, u.last_name, u.email, u.phone,
-      coalesce((select array_agg(g.name order by g.name) from group_members gm join groups g on g.id = gm.group_id
-        where gm.user_id = u.id), '{}') as groups
-    from users u where u.oidc_sub = ${p.sub}::uuid limit 1`,
+  (p) => sql`select ${ACCOUNT_COLUMNS} from users u where u.oidc_sub = ${p.sub}::uuid limit 1`,
 );
 
 /** The user behind a `sub` with their claim sources, whether active or not; undefined when deleted. */

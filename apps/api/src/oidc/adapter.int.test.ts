@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '#src/db/client.js';
 import { runMigrations } from '#src/db/migrate.js';
 import { purgeOidcArtifacts } from '#src/jobs/oidc-purge.js';
-import { ensureWorkerDatabase, resetDatabase } from '#test/helpers.js';
+import { bootstrap } from '#src/modules/users/bootstrap.service.js';
+import { ADMIN_PASSWORD, ensureWorkerDatabase, resetDatabase } from '#test/helpers.js';
+import { findAccount } from './account.js';
 import { databaseAdapter } from './provider.repo.js';
 import { RequestWrites, requestWrites } from './request-writes.repo.js';
 
@@ -25,6 +27,7 @@ describe.each(['postgres', 'pglite'] as const)('OpenID artifact adapter on %s', 
       dataDir = await mkdtemp(join(tmpdir(), 'palisade-oidc-'));
       database = await openDatabase({ dataDir });
       await runMigrations(database);
+      await bootstrap(database.db, ADMIN_PASSWORD);
     }
   });
   afterAll(async () => {
@@ -81,10 +84,12 @@ describe.each(['postgres', 'pglite'] as const)('OpenID artifact adapter on %s', 
     return requestWrites.run(writes, () => fn(writes));
   };
 
-  it('a token request reads the grant with its refresh token, and writes consume + new tokens in one statement at the end', async () => {
+  it('a token request reads the grant and the account with its refresh token, and writes consume + new tokens in one statement at the end', async () => {
     const A = Adapter();
-    await new A('Grant').upsert('g7', { accountId: 'acc', clientId: 'app', kind: 'Grant' }, 3600);
-    await new A('RefreshToken').upsert('rt7', { grantId: 'g7', kind: 'RefreshToken' }, 60);
+    const subs = await database.db.execute(sql`select oidc_sub::text as sub from users where username = 'admin'`);
+    const sub = (subs as unknown as { rows: { sub: string }[] }).rows[0]?.sub ?? '';
+    await new A('Grant').upsert('g7', { accountId: sub, clientId: 'app', kind: 'Grant' }, 3600);
+    await new A('RefreshToken').upsert('rt7', { grantId: 'g7', accountId: sub, kind: 'RefreshToken' }, 60);
     const execute = vi.spyOn(database.db, 'execute');
     const client = (database.db as unknown as { $client?: { query: (...args: unknown[]) => unknown } }).$client;
     const query = kind === 'postgres' && client ? vi.spyOn(client, 'query') : undefined;
@@ -92,7 +97,9 @@ describe.each(['postgres', 'pglite'] as const)('OpenID artifact adapter on %s', 
     try {
       await inRequest(async (writes) => {
         expect(await new A('RefreshToken').find('rt7')).toMatchObject({ grantId: 'g7' });
-        expect(await new A('Grant').find('g7')).toMatchObject({ accountId: 'acc' });
+        expect(await new A('Grant').find('g7')).toMatchObject({ accountId: sub });
+        const account = await findAccount(database.db, sub);
+        expect(await account?.claims('id_token', 'openid profile', {}, [])).toMatchObject({ sub, preferred_username: 'admin' });
         expect(statements()).toBe(1);
         await new A('RefreshToken').consume('rt7');
         await new A('RefreshToken').upsert('rt8', { grantId: 'g7', kind: 'RefreshToken' }, 60);
@@ -103,6 +110,9 @@ describe.each(['postgres', 'pglite'] as const)('OpenID artifact adapter on %s', 
         expect(statements()).toBe(2);
         await writes.settle(database.db);
         expect(statements()).toBe(3);
+        // Read once: a second lookup of the same account asks the database again.
+        await findAccount(database.db, sub);
+        expect(statements()).toBe(4);
       });
     } finally {
       execute.mockRestore();
@@ -111,6 +121,23 @@ describe.each(['postgres', 'pglite'] as const)('OpenID artifact adapter on %s', 
     expect((await new A('RefreshToken').find('rt7'))?.consumed).toEqual(expect.any(Number));
     expect(await new A('RefreshToken').find('rt8')).toMatchObject({ grantId: 'g7' });
     expect(await new A('AccessToken').find('at8')).toMatchObject({ grantId: 'g7' });
+  });
+
+  it('a token request whose refresh token belongs to a disabled user finds no account', async () => {
+    const A = Adapter();
+    const subs = await database.db.execute(sql`select oidc_sub::text as sub from users where username = 'admin'`);
+    const sub = (subs as unknown as { rows: { sub: string }[] }).rows[0]?.sub ?? '';
+    await new A('RefreshToken').upsert('rt12', { grantId: 'g12', accountId: sub, kind: 'RefreshToken' }, 60);
+    await database.db.execute(sql`update users set is_active = false where username = 'admin'`);
+    try {
+      const account = await inRequest(async () => {
+        await new A('RefreshToken').find('rt12');
+        return findAccount(database.db, sub);
+      });
+      expect(account).toBeUndefined();
+    } finally {
+      await database.db.execute(sql`update users set is_active = true where username = 'admin'`);
+    }
   });
 
   it('a token request whose refresh token another request consumed meanwhile stores nothing, answers invalid_grant and revokes the grant', async () => {

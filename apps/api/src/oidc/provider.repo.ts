@@ -3,6 +3,7 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '#src/db/client.js';
 import { preparedRows } from '#src/db/rows.js';
 import { oauthClients, oidcArtifacts } from '#src/db/schema/index.js';
+import { ACCOUNT_COLUMNS, type OidcAccountRow } from './accounts.repo.js';
 import { type ArtifactRow, DEFERRED_CONSUMES, DEFERRED_UPSERTS, type RequestWrites, requestWrites } from './request-writes.repo.js';
 
 /** A live row: not expired. Expired rows stay until the purge job deletes them, but never count. */
@@ -31,9 +32,20 @@ const findStatement = (column: 'id' | 'uid' | 'user_code') =>
       limit 1`,
   );
 const findById = findStatement('id');
-/** A code or refresh token with its grant, for a token request (the provider reads the grant next). */
-const findWithGrant = preparedRows<FoundRow & { grant_id: string | null; grant_payload: Record<string, unknown> | null }, 'model' | 'key'>(
-  (p) => sql`select t.payload, floor(extract(epoch from t.consumed_at))::float8 as consumed, t.grant_id, g.payload as grant_payload
+/**
+ * A code or refresh token with its grant and its account (the user with the claims' sources), for
+ * a token request: the provider reads the grant and calls findAccount right after.
+ */
+const findWithGrant = preparedRows<
+  FoundRow & { grant_id: string | null; grant_payload: AdapterPayload | null; account_id: string | null; account: OidcAccountRow | null },
+  'model' | 'key'
+>(
+  (p) => sql`select t.payload, floor(extract(epoch from t.consumed_at))::float8 as consumed, t.grant_id, g.payload as grant_payload,
+        t.account_id,
+        (select to_jsonb(a) from (select ${ACCOUNT_COLUMNS} from users u
+          where u.oidc_sub = (case when t.account_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+            then t.account_id::uuid end)
+          limit 1) a) as account
       from oidc_artifacts t
       left join oidc_artifacts g on g.model = 'Grant' and g.id = t.grant_id and (g.expires_at is null or g.expires_at > now())
       where t.model = ${p.model} and t.id = ${p.key} and (t.expires_at is null or t.expires_at > now())
@@ -82,7 +94,7 @@ export function databaseAdapter(
       const writes = requestWrites.getStore();
       if (writes) {
         await writes.settle(db);
-        writes.forgetGrants();
+        writes.forgetReads();
       }
       return writes;
     }
@@ -126,7 +138,8 @@ export function databaseAdapter(
       await this.#settled();
       if (writes && DEFERRED_CONSUMES.has(this.model)) {
         const [row] = await findWithGrant(db, { model: this.model, key: id });
-        if (row?.grant_id) writes.rememberGrant(row.grant_id, (row.grant_payload as AdapterPayload | null) ?? null);
+        if (row?.grant_id) writes.rememberGrant(row.grant_id, row.grant_payload ?? null);
+        if (row?.account_id) writes.rememberAccount(row.account_id, row.account ?? null);
         return rowPayload(row);
       }
       const [row] = await findById(db, { model: this.model, key: id });

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { type AdapterPayload, errors } from 'oidc-provider';
 import type { Db } from '#src/db/client.js';
 import { preparedRows } from '#src/db/rows.js';
+import type { OidcAccountRow } from './accounts.repo.js';
 
 /** One artifact row as the adapter stores it. */
 export interface ArtifactRow {
@@ -32,6 +33,8 @@ const keyOf = (model: string, id: string): string => `${model}\u0000${id}`;
  * - The consumes are conditional (`consumed_at is null`): when another request consumed the same
  *   code or refresh token first (or it is gone), nothing of this request is stored and it answers
  *   `invalid_grant`, and the grant is revoked as the provider revokes it on a reused token.
+ * - Reading a code or refresh token reads its grant and its account (user and claims) in the same
+ *   statement; the provider's `Grant.find` and `findAccount` right after take them, once each.
  * - Any other adapter call of the request (a find, a destroy, a revocation, a write of another
  *   model) first writes what is pending, so the request reads its own writes in order.
  * - The answer is sent only after the statement has committed (synchronous_commit on): a token
@@ -42,6 +45,8 @@ export class RequestWrites {
   readonly #stores = new Map<string, ArtifactRow>();
   /** The grant read with this request's code or refresh token (one use; null: no live grant). */
   readonly #grants = new Map<string, AdapterPayload | null>();
+  /** The account (by sub) read with it, for findAccount (one use; null: no such user). */
+  readonly #accounts = new Map<string, OidcAccountRow | null>();
   #inFlight: Promise<void> = Promise.resolve();
 
   get pending(): boolean {
@@ -73,8 +78,20 @@ export class RequestWrites {
     return grant;
   }
 
-  forgetGrants(): void {
+  rememberAccount(sub: string, account: OidcAccountRow | null): void {
+    this.#accounts.set(sub, account);
+  }
+
+  /** The account read with the token, once; undefined when none was read (ask the database). */
+  takeAccount(sub: string): OidcAccountRow | null | undefined {
+    const account = this.#accounts.get(sub);
+    this.#accounts.delete(sub);
+    return account;
+  }
+
+  forgetReads(): void {
     this.#grants.clear();
+    this.#accounts.clear();
   }
 
   /**
