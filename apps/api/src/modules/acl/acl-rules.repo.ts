@@ -76,7 +76,7 @@ export class AclRulesRepo {
     if (ids && ids.length === 0) return [];
     const base = this.db.select().from(aclRules);
     const rows = await (ids ? base.where(inArray(aclRules.id, [...ids])) : base).orderBy(asc(aclRules.id));
-    return this.#withLinks(rows);
+    return this.#withLinks(rows, ids === undefined);
   }
 
   async find(id: number): Promise<RuleRecord | undefined> {
@@ -143,22 +143,32 @@ export class AclRulesRepo {
     if (c.aliases.length > 0) await this.db.insert(aclRuleAliases).values(c.aliases.map((aliasId) => ({ ruleId, aliasId })));
   }
 
-  async #withLinks(rows: RuleRow[]): Promise<RuleRecord[]> {
+  /** `all`: the rows are every rule, so the links are read whole (no id list of unbounded length). */
+  async #withLinks(rows: RuleRow[], all: boolean): Promise<RuleRecord[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const locationLinks = await this.db.select().from(aclRuleLocations).where(inArray(aclRuleLocations.ruleId, ids));
+    const locationLinks = await this.db
+      .select()
+      .from(aclRuleLocations)
+      .where(all ? undefined : inArray(aclRuleLocations.ruleId, ids));
     const userLinks = await this.db
       .select({ ruleId: aclRuleUsers.ruleId, id: aclRuleUsers.userId, name: users.username, allow: aclRuleUsers.allow })
       .from(aclRuleUsers)
       .innerJoin(users, eq(users.id, aclRuleUsers.userId))
-      .where(inArray(aclRuleUsers.ruleId, ids));
+      .where(all ? undefined : inArray(aclRuleUsers.ruleId, ids));
     const groupLinks = await this.db
       .select({ ruleId: aclRuleGroups.ruleId, id: aclRuleGroups.groupId, name: groups.name, allow: aclRuleGroups.allow })
       .from(aclRuleGroups)
       .innerJoin(groups, eq(groups.id, aclRuleGroups.groupId))
-      .where(inArray(aclRuleGroups.ruleId, ids));
-    const deviceLinks = await this.db.select().from(aclRuleDevices).where(inArray(aclRuleDevices.ruleId, ids));
-    const aliasLinks = await this.db.select().from(aclRuleAliases).where(inArray(aclRuleAliases.ruleId, ids));
+      .where(all ? undefined : inArray(aclRuleGroups.ruleId, ids));
+    const deviceLinks = await this.db
+      .select()
+      .from(aclRuleDevices)
+      .where(all ? undefined : inArray(aclRuleDevices.ruleId, ids));
+    const aliasLinks = await this.db
+      .select()
+      .from(aclRuleAliases)
+      .where(all ? undefined : inArray(aclRuleAliases.ruleId, ids));
     const byRule = new Map<number, RuleRecord>();
     const records = rows.map((r): RuleRecord => {
       const record: RuleRecord = {
