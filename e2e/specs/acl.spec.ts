@@ -1,15 +1,32 @@
 import { expect, type Page, test } from '@playwright/test';
 import { navigate, signIn, uniqueSuffix } from '../support/console';
 import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../support/constants';
+import { uniqueSubnet } from '../support/locations';
 
 /** The rules table of one list ("Pending changes" or "Deployed rules"). */
 const list = (page: Page, name: 'Pending changes' | 'Deployed rules') => page.getByRole('table', { name });
 
-test('an admin creates an alias and a rule, sees it pending, deploys it, and discards a later change', async ({ page }) => {
+test('an admin creates an alias and a rule, sees it pending, deploys it, discards a later change and tests access', async ({ page }) => {
   const suffix = uniqueSuffix();
   const aliasName = `web-${suffix}`;
   const ruleName = `Admins to web ${suffix}`;
   await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
+  // A location denying by default, for the access check at the end.
+  const location = `acl-${suffix}`;
+  const created = await page.evaluate(
+    async (body) =>
+      (await fetch('/api/v1/network', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))
+        .status,
+    {
+      name: location,
+      address: [uniqueSubnet().gateway],
+      endpoint: 'acl.example.com',
+      port: 51820,
+      acl_enabled: true,
+      acl_default_allow: false,
+    },
+  );
+  expect(created).toBe(201);
   await navigate(page, 'Access control');
   await expect(page.getByRole('heading', { name: 'Access control' })).toBeVisible();
 
@@ -90,4 +107,25 @@ test('an admin creates an alias and a rule, sees it pending, deploys it, and dis
   const inUse = page.getByRole('alertdialog', { name: 'Alias in use' });
   await expect(inUse).toContainText(`${aliasName} cannot be deleted: 1 rule uses it.`);
   await expect(inUse.getByRole('listitem')).toHaveText([ruleName]);
+  await inUse.getByRole('button', { name: 'Close', exact: true }).click();
+
+  // Test access: in the location denying by default, the deployed rule lets the admin reach the alias's port, and nothing else.
+  await page.getByRole('link', { name: 'Rules' }).click();
+  const panel = page.getByRole('region', { name: 'Test access' });
+  await panel.getByRole('button', { name: 'Check' }).click();
+  await expect(panel.getByText('Choose a location.')).toBeVisible();
+  await expect(panel.getByText('Choose the user or device to test.')).toBeVisible();
+  await panel.getByLabel('Location').selectOption({ label: location });
+  await panel.getByLabel('Search User').fill(ADMIN_USERNAME);
+  await panel.getByRole('button', { name: /^Add .*\(admin\)$/ }).click();
+  await panel.getByLabel('Destination IP').fill('10.50.0.7');
+  await panel.getByLabel('Port').fill('8080');
+  await panel.getByRole('button', { name: 'Check' }).click();
+  const verdict = panel.getByRole('status').filter({ hasText: /Allowed|Denied/ });
+  await expect(verdict).toContainText('Allowed');
+  await expect(verdict).toContainText(`Rule ${ruleName} allows it.`);
+  await panel.getByLabel('Port').fill('9090');
+  await panel.getByRole('button', { name: 'Check' }).click();
+  await expect(verdict).toContainText('Denied');
+  await expect(verdict).toContainText('No rule covers this traffic: the location denies by default.');
 });

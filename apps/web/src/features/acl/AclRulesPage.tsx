@@ -12,6 +12,7 @@ import { DeleteRuleDialog } from './DeleteRuleDialog';
 import { PendingRules } from './PendingRules';
 import { RulesTable, type RuleAction } from './RulesTable';
 import { RulesToolbar } from './RulesToolbar';
+import { TestAccessPanel } from './TestAccessPanel';
 import { useUpdateAclRule } from './acl.mutations';
 import { aclAliasesQueryOptions, aclRulesQueryOptions } from './acl.queries';
 import { ruleToBody } from './rule-form';
@@ -83,6 +84,7 @@ export function AclRulesPage() {
           </section>
         </>
       )}
+      {rules.isSuccess ? <TestAccessPanel /> : null}
       {deleting ? <DeleteRuleDialog rule={deleting} onClose={() => setDeleting(undefined)} /> : null}
     </section>
   );

@@ -40,7 +40,7 @@ export function SearchPicker({ label, value, onChange, useSource, isDisabled, hi
   };
 
   let status: string | undefined;
-  if (search === '') status = undefined;
+  if (search === '' || text.trim() === '') status = undefined;
   else if (source.isError) status = t('acl.picker.failed');
   else if (source.isPending || search !== text.trim()) status = t('common.loading');
   else if (matches.length === 0) status = t('acl.picker.noMatch');
@@ -85,7 +85,7 @@ export function SearchPicker({ label, value, onChange, useSource, isDisabled, hi
           {hint}
         </p>
       ) : null}
-      {search !== '' && matches.length > 0 ? (
+      {search !== '' && text.trim() !== '' && matches.length > 0 ? (
         <ul className="acl-picker__matches">
           {matches.map((item) => (
             <li key={item.id}>
