@@ -6,7 +6,11 @@ import { uniqueSubnet } from '../support/locations';
 /** The rules table of one list ("Pending changes" or "Deployed rules"). */
 const list = (page: Page, name: 'Pending changes' | 'Deployed rules') => page.getByRole('table', { name });
 
-test('an admin creates an alias and a rule, sees it pending, deploys it, discards a later change and tests access', async ({ page }) => {
+test('an admin creates an alias and a rule, deploys and discards changes, tests access, and deploys an alias change with its affected rules', async ({
+  page,
+}) => {
+  // One long flow (alias, rule, deploy, discard, access check, alias deploy): room for a busy machine.
+  test.setTimeout(60_000);
   const suffix = uniqueSuffix();
   const aliasName = `web-${suffix}`;
   const ruleName = `Admins to web ${suffix}`;
@@ -115,17 +119,45 @@ test('an admin creates an alias and a rule, sees it pending, deploys it, discard
   await panel.getByRole('button', { name: 'Check' }).click();
   await expect(panel.getByText('Choose a location.')).toBeVisible();
   await expect(panel.getByText('Choose the user or device to test.')).toBeVisible();
-  await panel.getByLabel('Location').selectOption({ label: location });
-  await panel.getByLabel('Search User').fill(ADMIN_USERNAME);
-  await panel.getByRole('button', { name: /^Add .*\(admin\)$/ }).click();
-  await panel.getByLabel('Destination IP').fill('10.50.0.7');
-  await panel.getByLabel('Port').fill('8080');
-  await panel.getByRole('button', { name: 'Check' }).click();
   const verdict = panel.getByRole('status').filter({ hasText: /Allowed|Denied/ });
+  const checkAccess = async (port: string) => {
+    await panel.getByLabel('Location').selectOption({ label: location });
+    if (await panel.getByRole('button', { name: /^Remove .*\(admin\)$/ }).isHidden()) {
+      await panel.getByLabel('Search User').fill(ADMIN_USERNAME);
+      await panel.getByRole('button', { name: /^Add .*\(admin\)$/ }).click();
+    }
+    await panel.getByLabel('Destination IP').fill('10.50.0.7');
+    await panel.getByLabel('Port').fill(port);
+    await panel.getByRole('button', { name: 'Check' }).click();
+  };
+  await checkAccess('8080');
   await expect(verdict).toContainText('Allowed');
   await expect(verdict).toContainText(`Rule ${ruleName} allows it.`);
-  await panel.getByLabel('Port').fill('9090');
-  await panel.getByRole('button', { name: 'Check' }).click();
+  await checkAccess('9090');
   await expect(verdict).toContainText('Denied');
   await expect(verdict).toContainText('No rule covers this traffic: the location denies by default.');
+
+  // Changing an alias a deployed rule uses waits for its deployment, which first names the rules it affects.
+  await page.getByRole('link', { name: 'Aliases' }).click();
+  await page.getByRole('button', { name: `Actions for ${aliasName}` }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  const editAlias = page.getByRole('dialog', { name: 'Edit alias' });
+  await editAlias.getByLabel('Ports').fill('9090');
+  await editAlias.getByLabel('Ports').press('Enter');
+  await editAlias.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Alias change saved; deploy it to apply it.')).toBeVisible();
+  const aliasRow = page.getByRole('row', { name: new RegExp(aliasName) });
+  await expect(aliasRow).toContainText('Changed');
+  await page.getByRole('button', { name: 'Deploy 1 alias change' }).click();
+  const deployAliases = page.getByRole('alertdialog', { name: 'Deploy alias changes' });
+  await expect(deployAliases).toContainText('It changes what 1 deployed rule allows:');
+  await expect(deployAliases.getByRole('listitem')).toHaveText([ruleName]);
+  await deployAliases.getByRole('button', { name: 'Deploy' }).click();
+  await expect(page.getByText('1 alias change deployed.')).toBeVisible();
+  await expect(aliasRow).toContainText('Deployed');
+  await expect(aliasRow).toContainText('8080, 9090');
+  await page.getByRole('link', { name: 'Rules' }).click();
+  await checkAccess('9090');
+  await expect(verdict).toContainText('Allowed');
+  await expect(verdict).toContainText(`Rule ${ruleName} allows it.`);
 });
