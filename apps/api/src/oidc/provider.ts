@@ -160,7 +160,7 @@ function tokenRequestWrites(db: Db): Parameters<Provider['use']>[0] {
       await writes.settle(db);
     } catch (err) {
       const known = err instanceof errors.OIDCProviderError && err.expose;
-      // An error answer already built stands (its writes are stored, as the provider made them).
+      // An error answer the provider already built stands.
       if (known && ctx.status >= 400) return;
       ctx.status = known ? err.statusCode : 500;
       ctx.body = known

@@ -26,7 +26,7 @@ const keyOf = (model: string, id: string): string => `${model}\u0000${id}`;
 
 /**
  * The artifact writes of one token request (`POST …/token`), kept until the answer is ready and
- * then written by ONE statement in one transaction (`flushRequestWrites`): a refresh-token grant
+ * then written by ONE statement in one transaction (`settle`): a refresh-token grant
  * consumes the old token and stores a new refresh and access token, which were three statements
  * and three commits. Nothing outlives the request, so replicas never see different state.
  *
@@ -41,7 +41,8 @@ const keyOf = (model: string, id: string): string => `${model}\u0000${id}`;
  *   the app received survives a crash (ADR-006).
  */
 export class RequestWrites {
-  readonly #consumes = new Map<string, { model: string; id: string }>();
+  /** At most one per batch (a token request consumes one code or refresh token). */
+  #consume: { model: string; id: string } | undefined;
   readonly #stores = new Map<string, ArtifactRow>();
   /** The grant read with this request's code or refresh token (one use; null: no live grant). */
   readonly #grants = new Map<string, AdapterPayload | null>();
@@ -50,21 +51,20 @@ export class RequestWrites {
   #inFlight: Promise<void> = Promise.resolve();
 
   get pending(): boolean {
-    return this.#consumes.size > 0 || this.#stores.size > 0;
+    return this.#consume !== undefined || this.#stores.size > 0;
   }
 
   /** Queues an upsert; a pending consume of the same artifact is written first. */
   async store(row: ArtifactRow, db: Db): Promise<void> {
     const key = keyOf(row.model, row.id);
-    if (this.#consumes.has(key)) await this.settle(db);
+    if (this.#consume && keyOf(this.#consume.model, this.#consume.id) === key) await this.settle(db);
     this.#stores.set(key, row);
   }
 
-  /** Queues a consume; a pending upsert of the same artifact is written first. */
+  /** Queues a consume; whatever is pending (another consume, or writes queued before it) is written first. */
   async consume(model: string, id: string, db: Db): Promise<void> {
-    const key = keyOf(model, id);
-    if (this.#stores.has(key)) await this.settle(db);
-    this.#consumes.set(key, { model, id });
+    if (this.pending) await this.settle(db);
+    this.#consume = { model, id };
   }
 
   rememberGrant(grantId: string, payload: AdapterPayload | null): void {
@@ -100,12 +100,12 @@ export class RequestWrites {
    */
   settle(db: Db): Promise<void> {
     if (this.pending) {
-      const consumes = [...this.#consumes.values()];
+      const consume = this.#consume;
       const stores = [...this.#stores.values()];
-      this.#consumes.clear();
+      this.#consume = undefined;
       this.#stores.clear();
       const previous = this.#inFlight;
-      this.#inFlight = previous.then(() => writeBatch(db, consumes, stores));
+      this.#inFlight = previous.then(() => writeBatch(db, consume, stores));
     }
     return this.#inFlight;
   }
@@ -113,35 +113,45 @@ export class RequestWrites {
 
 export const requestWrites = new AsyncLocalStorage<RequestWrites>();
 
-const batchStatement = preparedRows<{ conflicts: number; grant_ids: string[] }, 'consumes' | 'stores'>(
-  (p) => sql`with wanted as (
-      select w.model, w.id from jsonb_to_recordset(${p.consumes}::jsonb) as w(model text, id text)
-    ), consumed as (
-      update oidc_artifacts a set consumed_at = now() from wanted w
-      where a.model = w.model and a.id = w.id and a.consumed_at is null
-      returning a.model, a.id
+/*
+ * Every lookup here is by the primary key with scalar parameters, so the plan is an index scan
+ * whatever the table's statistics say (a join with the JSON rows, planned while the table was
+ * small, kept a sequential scan in the cached generic plan as the table grew).
+ */
+const batchStatement = preparedRows<{ conflict: boolean }, 'consumeModel' | 'consumeId' | 'wanted' | 'stores' | 'wanted2'>(
+  (p) => sql`with consumed as (
+      update oidc_artifacts set consumed_at = now()
+      where model = ${p.consumeModel} and id = ${p.consumeId} and consumed_at is null
+      returning 1
     ), stored as (
       insert into oidc_artifacts (model, id, payload, grant_id, uid, user_code, account_id, client_id, expires_at)
       select s.model, s.id, s.payload, s.grant_id, s.uid, s.user_code, s.account_id, s.client_id, s.expires_at
       from jsonb_to_recordset(${p.stores}::jsonb) as s(model text, id text, payload jsonb, grant_id text, uid text,
         user_code text, account_id text, client_id text, expires_at timestamptz)
-      where (select count(*) from consumed) = (select count(*) from wanted)
+      where not ${p.wanted}::boolean or exists (select 1 from consumed)
       on conflict (model, id) do update set payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid,
         user_code = excluded.user_code, account_id = excluded.account_id, client_id = excluded.client_id,
         expires_at = excluded.expires_at
       returning 1
     )
-    select ((select count(*) from wanted) - (select count(*) from consumed))::int as conflicts,
-      (select count(*) from stored)::int as stored,
-      coalesce((select array_agg(distinct a.grant_id) from oidc_artifacts a join wanted w on a.model = w.model and a.id = w.id
-        where a.grant_id is not null and not exists (select 1 from consumed c where c.model = a.model and c.id = a.id)), '{}')
-        as grant_ids`,
+    select ${p.wanted2}::boolean and not exists (select 1 from consumed) as conflict, (select count(*) from stored)::int as stored`,
 );
-const revokeGrantStatement = preparedRows<never, 'grantId'>((p) => sql`delete from oidc_artifacts where grant_id = ${p.grantId}`);
+/** Revokes the grant of a code or refresh token that was used twice (the provider's reuse rule). */
+const revokeGrantOfStatement = preparedRows<never, 'model' | 'id'>(
+  (p) => sql`delete from oidc_artifacts
+    where grant_id = (select grant_id from oidc_artifacts where model = ${p.model} and id = ${p.id})`,
+);
 
-async function writeBatch(db: Db, consumes: { model: string; id: string }[], stores: ArtifactRow[]): Promise<void> {
-  const [result] = await batchStatement(db, { consumes: JSON.stringify(consumes), stores: JSON.stringify(stores) });
-  if (!result?.conflicts) return;
-  for (const grantId of result.grant_ids ?? []) await revokeGrantStatement(db, { grantId });
+async function writeBatch(db: Db, consume: { model: string; id: string } | undefined, stores: ArtifactRow[]): Promise<void> {
+  const wanted = consume !== undefined;
+  const [result] = await batchStatement(db, {
+    consumeModel: consume?.model ?? null,
+    consumeId: consume?.id ?? null,
+    wanted,
+    stores: JSON.stringify(stores),
+    wanted2: wanted,
+  });
+  if (!result?.conflict || !consume) return;
+  await revokeGrantOfStatement(db, consume);
   throw new errors.InvalidGrant('authorization code or refresh token already consumed by another request');
 }
