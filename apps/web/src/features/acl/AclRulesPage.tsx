@@ -31,6 +31,7 @@ export function AclRulesPage() {
   const update = useUpdateAclRule();
   const all = rules.data ?? [];
   const { deployed, pending } = splitRules(filterRules(all, filters));
+  const unfiltered = splitRules(all);
 
   // A deployed rule's pending change is what its actions change further.
   const current = (rule: AclRule) => all.find((r) => r.parent_id === rule.id && r.state !== 'applied') ?? rule;
@@ -71,13 +72,13 @@ export function AclRulesPage() {
           <div className="card">
             <RulesToolbar rules={all} locations={locations.data ?? []} filters={filters} onFiltersChange={setFilters} />
           </div>
-          <PendingRules rules={pending} allPending={splitRules(all).pending} tableProps={tableProps} />
+          <PendingRules rules={pending} allPending={unfiltered.pending} tableProps={tableProps} />
           <section className="card acl-section" aria-labelledby="acl-deployed-title">
             <h2 id="acl-deployed-title" className="acl-section__title">
               {t('acl.rules.deployed')}
             </h2>
             {deployed.length === 0 ? (
-              <StateMessage kind="empty" title={t(filters === NO_RULE_FILTERS ? 'acl.rules.noneDeployed' : 'acl.rules.noMatch')} />
+              <StateMessage kind="empty" title={t(unfiltered.deployed.length === 0 ? 'acl.rules.noneDeployed' : 'acl.rules.noMatch')} />
             ) : (
               <RulesTable label={t('acl.rules.deployed')} rules={deployed} changed={pendingParents(all)} {...tableProps} />
             )}
