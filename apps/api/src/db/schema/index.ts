@@ -9,3 +9,4 @@ export * from './vpn-sessions.js';
 export * from './oauth.js';
 export * from './oidc.js';
 export * from './acl.js';
+export * from './auth-keys.js';
