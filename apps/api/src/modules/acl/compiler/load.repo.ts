@@ -26,7 +26,11 @@ export interface LoadOptions {
   probes?: readonly { id: number; userId: number | null }[];
 }
 
-interface RuleRow {
+/**
+ * A rule row; its arrays arrive joined with commas (no entry holds one: addresses, ranges, port
+ * numbers, protocol names), which the driver hands over much faster than text[] at 5,000 rules.
+ */
+export interface RuleRow {
   id: number;
   priority: number;
   enabled: boolean;
@@ -35,12 +39,14 @@ interface RuleRow {
   deny_all_users: boolean;
   allow_all_network_devices: boolean;
   deny_all_network_devices: boolean;
-  destinations: string[];
-  ports: string[];
-  protocols: string[];
+  destinations: string;
+  ports: string;
+  protocols: string;
 }
 
-interface LinkRow {
+const splitList = (joined: string): string[] => (joined === '' ? [] : joined.split(','));
+
+export interface LinkRow {
   rule_id: number;
   /** u(ser), g(roup), d(evice), a(lias) */
   kind: 'u' | 'g' | 'd' | 'a';
@@ -50,7 +56,9 @@ interface LinkRow {
 
 const rulesQuery = (locationId: number, ruleIds?: readonly number[]) => sql`
   select r.id, r.priority, r.enabled, r.expires, r.allow_all_users, r.deny_all_users,
-         r.allow_all_network_devices, r.deny_all_network_devices, r.destinations, r.ports, r.protocols
+         r.allow_all_network_devices, r.deny_all_network_devices,
+         array_to_string(r.destinations, ',') as destinations, array_to_string(r.ports, ',') as ports,
+         array_to_string(r.protocols, ',') as protocols
     from acl_rules r
    where r.state = 'applied'
      and (r.all_locations or exists (select 1 from acl_rule_locations rl where rl.rule_id = r.id and rl.location_id = ${locationId}))
@@ -116,7 +124,7 @@ async function loadGroupUsers(db: Db, groupIds: number[]): Promise<Map<number, n
   );
 }
 
-interface DeviceIndex {
+export interface DeviceIndex {
   byUser: Map<number, number[]>;
   allUser: number[];
   network: number[];
@@ -173,11 +181,34 @@ function groupBy<T, K, V>(rows: readonly T[], key: (row: T) => K, value: (row: T
 
 /** Sorted, duplicate-free union of sorted id lists (one list is returned as it is: shared). */
 function union(lists: readonly (readonly number[])[]): readonly number[] {
-  const nonEmpty = lists.filter((l) => l.length > 0);
-  if (nonEmpty.length === 0) return [];
-  if (nonEmpty.length === 1) return nonEmpty[0] as readonly number[];
-  const all = nonEmpty.flat().sort((a, b) => a - b);
-  return all.filter((id, i) => i === 0 || all[i - 1] !== id);
+  let out: readonly number[] = [];
+  for (const list of lists) out = out.length === 0 ? list : list.length === 0 ? out : mergeSorted(out, list);
+  return out;
+}
+
+/** Linear merge of two ascending, duplicate-free lists. */
+function mergeSorted(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i] as number;
+    const y = b[j] as number;
+    if (x < y) {
+      out.push(x);
+      i++;
+    } else if (y < x) {
+      out.push(y);
+      j++;
+    } else {
+      out.push(x);
+      i++;
+      j++;
+    }
+  }
+  while (i < a.length) out.push(a[i++] as number);
+  while (j < b.length) out.push(b[j++] as number);
+  return out;
 }
 
 /**
@@ -224,9 +255,9 @@ export function resolveRules(
       priority: r.priority,
       enabled: r.enabled,
       expires: r.expires === null ? null : new Date(r.expires),
-      destinations: r.destinations,
-      ports: r.ports,
-      protocols: r.protocols as AclProtocol[],
+      destinations: splitList(r.destinations),
+      ports: splitList(r.ports),
+      protocols: splitList(r.protocols) as AclProtocol[],
       aliasIds: own.filter((l) => l.kind === 'a').map((l) => l.ref),
       allowed: side(true, r.allow_all_users, r.allow_all_network_devices),
       denied: side(false, r.deny_all_users, r.deny_all_network_devices),

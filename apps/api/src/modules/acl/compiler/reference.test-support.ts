@@ -47,7 +47,9 @@ function selectors(rule: CompileRule, aliases: ReadonlyMap<number, CompileAlias>
     ports: [...rule.ports, ...components.flatMap((a) => a.ports)],
     protocols: [...rule.protocols, ...components.flatMap((a) => a.protocols)],
   };
-  const hasManual = manual.destinations.length + manual.ports.length + manual.protocols.length > 0 || targets.length === 0;
+  // acl-design: the manual selector exists with manual destinations, ports, protocols or component
+  // aliases, or without any destination alias.
+  const hasManual = rule.destinations.length + rule.ports.length + rule.protocols.length + components.length > 0 || targets.length === 0;
   return [...(hasManual ? [manual] : []), ...targets];
 }
 
