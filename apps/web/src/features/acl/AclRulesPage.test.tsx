@@ -1,7 +1,7 @@
 import type { AclRule } from '@palisade/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRoute, createRouter, Outlet, RouterProvider } from '@tanstack/react-router';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { jsonResponse, setFetchHandler } from '@/test/fetch-mock';
 import { AclRulesPage } from './AclRulesPage';
@@ -53,6 +53,7 @@ async function renderPage() {
     history: createMemoryHistory({ initialEntries: ['/acl'] }),
   });
   render(<RouterProvider router={router} />);
+  return router;
 }
 
 beforeEach(() => {
@@ -68,13 +69,16 @@ beforeEach(() => {
 const section = (name: string) => screen.getByRole('region', { name });
 
 describe('AclRulesPage', () => {
-  it('lists pending and deployed rules apart, and filters both', async () => {
-    await renderPage();
+  it('lists pending and deployed rules apart, filters both, and edits from the row menu', async () => {
+    const router = await renderPage();
     expect(within(await screen.findByRole('table', { name: 'Pending changes' })).getByText('Dev web')).toBeTruthy();
     expect(within(screen.getByRole('table', { name: 'Deployed rules' })).getByText('Db')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('User or group'), { target: { value: 'group:ops' } });
     expect(within(section('Pending changes')).getByText('No rules match the filters.')).toBeTruthy();
     expect(within(screen.getByRole('table', { name: 'Deployed rules' })).getByText('Db')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Actions for Db' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Edit' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/acl/rules/2'));
   });
 
   it('says there is nothing deployed yet (not "no match") once the filters are back to showing everything', async () => {

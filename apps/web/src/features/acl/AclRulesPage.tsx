@@ -1,6 +1,6 @@
 import type { AclRule } from '@palisade/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { StateMessage } from '@/components/StateMessage';
 import { pushToast } from '@/components/toast-store';
@@ -29,6 +29,7 @@ export function AclRulesPage() {
   const locations = useQuery(locationsQueryOptions);
   const aliases = useQuery(aclAliasesQueryOptions);
   const update = useUpdateAclRule();
+  const navigate = useNavigate();
   const all = rules.data ?? [];
   const { deployed, pending } = splitRules(filterRules(all, filters));
   const unfiltered = splitRules(all);
@@ -43,7 +44,11 @@ export function AclRulesPage() {
         onError: (error) => pushToast({ id: `acl-rule-state-error-${rule.id}`, kind: 'error', message: problemMessage(t, error) }),
       },
     );
-  const onAction = (action: RuleAction, rule: AclRule) => (action === 'toggle' ? toggle(current(rule)) : setDeleting(rule));
+  const onAction = (action: RuleAction, rule: AclRule) => {
+    if (action === 'edit') void navigate({ to: '/acl/rules/$id', params: { id: String(rule.id) } });
+    else if (action === 'toggle') toggle(current(rule));
+    else setDeleting(rule);
+  };
   const tableProps = { locations: locations.data ?? [], aliases: aliases.data ?? [], onAction };
 
   return (

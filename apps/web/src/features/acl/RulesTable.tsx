@@ -6,7 +6,7 @@ import { useTranslation } from '@/i18n/use-translation';
 import { RuleStatusBadge } from './RuleStatusBadge';
 import { locationsSummary, membersSummary, trafficSummary } from './rule-summary';
 
-export type RuleAction = 'toggle' | 'delete';
+export type RuleAction = 'edit' | 'toggle' | 'delete';
 
 interface RulesTableProps {
   label: string;
@@ -34,6 +34,7 @@ export function RulesTable({ label, rules, locations, aliases, onAction, selecti
     rule.state === 'deleted'
       ? []
       : [
+          { label: t('common.edit'), onSelect: () => onAction('edit', rule) },
           { label: t(rule.enabled ? 'acl.rule.disable' : 'acl.rule.enable'), onSelect: () => onAction('toggle', rule) },
           { label: t('common.delete'), onSelect: () => onAction('delete', rule), isDanger: true },
         ];
