@@ -18,7 +18,12 @@ export interface NftFirewallOptions {
   available?: boolean;
 }
 
-export function createNftFirewall({ ifname, runner, available = true }: NftFirewallOptions): FirewallPort {
+export interface NftFirewall extends FirewallPort {
+  /** How the applied table is laid out (null when unknown): for the benchmark's own timing. */
+  layout(): Layout | null;
+}
+
+export function createNftFirewall({ ifname, runner, available = true }: NftFirewallOptions): NftFirewall {
   const table = `inet ${tableName(ifname)}`;
   /** What the table holds, or null when unknown (start-up, after a failure). */
   let applied: FirewallState | null = null;
@@ -78,6 +83,7 @@ export function createNftFirewall({ ifname, runner, available = true }: NftFirew
 
   return {
     table,
+    layout: () => layout,
     async apply(desired, options) {
       try {
         return await applyOnce(desired, options?.verify ?? false);

@@ -33,7 +33,7 @@ const chainOf = (id: string) => `c_${id}`;
 const bucketChain = (n: number) => `b_${n}`;
 
 /** Rules per bucket in a whole-table render; a bucket is split when it passes twice that. */
-export const BUCKET = 64;
+export const BUCKET = 16;
 
 /** How the applied table is laid out: the rule numbers used in set elements, and the buckets. */
 export interface Layout {
