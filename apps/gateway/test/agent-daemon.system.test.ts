@@ -28,6 +28,13 @@ const script = {
     revision: '1n',
     interface: { privateKey: gateway.privateKey, listenPort: 51830, addresses: ['10.70.0.1/24'] },
     peers,
+    // The location's ACL: one rule (FIREWALL_VERDICT_ACCEPT = 1) for the first peer's address.
+    firewall: {
+      managed: true,
+      defaultAllow: false,
+      rules: [{ id: 'r1_allow', verdict: 1, members: ['d1'] }],
+      members: [{ key: 'd1', addresses: ['10.70.0.2'] }],
+    },
   },
   deltas: [{ revision: '2n', ops: [{ op: { case: 'peerUpsert', value: { peer: { ...peers[1], persistentKeepalive: 25 } } } }] }],
 };
@@ -130,12 +137,37 @@ describe.skipIf(!canRun)('palisade-gateway daemon (system: netns + wireguard-go 
       peerCount: 3,
     });
 
+    const table = `table inet palisade_${ifname}`;
+    expect(inNs(ns, ['nft', 'list', 'tables'])).toContain(table);
+
     const exited = new Promise((resolve) => agent.child.once('exit', resolve));
     agent.child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    // Fail-open: the tunnel and its peers outlive the agent.
+    // Fail-open: the tunnel and its peers outlive the agent, and so does its firewall by default.
     expect(inNs(ns, ['wg', 'show', ifname, 'dump']).trim().split('\n')).toHaveLength(4);
-  }, 60_000);
+    expect(inNs(ns, ['nft', 'list', 'tables'])).toContain(table);
+
+    // With --cleanup-firewall the agent removes its table when it stops (and only its table).
+    inNs(ns, ['nft', 'add', 'table', 'inet', 'someone_else']);
+    const again = spawnInNs(['node', '--import', 'tsx', 'test/support/scripted-control-plane.ts', JSON.stringify(script)]);
+    started.push(again.child);
+    const againPort = (JSON.parse(await again.waitFor((l) => l.includes('"listening"'), 20_000)) as Event).port;
+    const cleaning = spawnInNs([
+      'node',
+      'bin/palisade-gateway.mjs',
+      ...['--grpc-url', `http://127.0.0.1:${againPort}`, '--token', 'sys-token', '--ifname', ifname],
+      ...['--userspace', 'auto', '--health-port', '0', '--cleanup-firewall'],
+    ]);
+    started.push(cleaning.child);
+    await again.waitFor((l) => l.includes('"done"'), 30_000);
+    const cleaned = new Promise((resolve) => cleaning.child.once('exit', resolve));
+    cleaning.child.kill('SIGTERM');
+    expect(await cleaned).toBe(0);
+    expect(cleaning.lines.join('\n')).toContain(`removed the firewall table inet palisade_${ifname} (--cleanup-firewall)`);
+    expect(inNs(ns, ['nft', 'list', 'tables'])).not.toContain(table);
+    expect(inNs(ns, ['nft', 'list', 'tables'])).toContain('table inet someone_else');
+    expect(inNs(ns, ['wg', 'show', ifname, 'dump']).trim().split('\n')).toHaveLength(4);
+  }, 90_000);
 
   it('GATEWAY_USERSPACE=never on a kernel without WireGuard stops at once, naming the variable', () => {
     const name = `pgwn${suffix}`;
