@@ -10,3 +10,4 @@ export * from './oauth.js';
 export * from './oidc.js';
 export * from './acl.js';
 export * from './auth-keys.js';
+export * from './api-tokens.js';
