@@ -18,14 +18,30 @@
  * tokens seeded through the provider's own models (Grant + RefreshToken, as the code grant does).
  * Variants run in alternating rounds so that the machine's load hits all alike.
  *
+ * CPU per grant: this process (process.cpuUsage: only one variant runs at a time) plus the
+ * PostgreSQL client backends of the bench database, each counted from its own /proc figure at the
+ * round's start (lib/oidc.ts backendCpuDelta); autovacuum workers are reported apart
+ * (`autovacuum_ms_per_grant`), as are the statements the pg driver sent per grant.
+ *
  *   npx tsx oidc-refresh.ts          (from bench/; see README)
  *
  * Env: BENCH_CONNECTIONS (chains, default 10), BENCH_DURATION (s per round, default 8),
  *      BENCH_ROUNDS (default 3), BENCH_LOG_LEVEL (default info), BENCH_RESULT_NAME (default oidc-refresh).
  */
 import { loadavg } from 'node:os';
-import { cpuPer, cpuSnapshot, machineInfo, round, verdict, writeResult } from './lib/common.ts';
-import { type BareProvider, bareProvider, type ChainSummary, runChains, seedRefreshTokens, setupOidcBench } from './lib/oidc.ts';
+import { machineInfo, round, verdict, writeResult } from './lib/common.ts';
+import {
+  type BareProvider,
+  backendCpu,
+  backendCpuDelta,
+  bareProvider,
+  type ChainSummary,
+  checkpointCount,
+  runChains,
+  seedRefreshTokens,
+  setupOidcBench,
+  statementCount,
+} from './lib/oidc.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DURATION = Math.min(30, Number(process.env.BENCH_DURATION ?? 8));
@@ -61,20 +77,48 @@ async function main(): Promise<void> {
       if (warm.failures) throw new Error(`${v.name} warm-up failed: ${warm.first_failure}`);
     }
 
-    type Measured = ChainSummary & { cpu_ms_per_grant: ReturnType<typeof cpuPer> };
+    type Measured = ChainSummary & {
+      cpu_ms_per_grant: {
+        self_ms: number;
+        postgres_ms: number;
+        total_ms: number;
+        autovacuum_ms: number;
+        backends_ended: number;
+        statements: number;
+        checkpoints: number;
+      };
+    };
     const runs: Record<(typeof variants)[number]['name'], Measured[]> = { api: [], bare_db: [], bare_memory: [] };
     for (let r = 0; r < ROUNDS; r++) {
       for (const v of variants) {
         const tokens = await seedRefreshTokens(v.provider, bench, CONNECTIONS);
-        const before = cpuSnapshot(DB_NAME);
+        const checkpointsBefore = await checkpointCount(bench.pool);
+        const statementsBefore = statementCount();
+        const cpuBefore = process.cpuUsage();
+        const pgBefore = backendCpu(DB_NAME);
         const summary = await runChains({ url: v.url, basic: bench.basic, tokens, duration: DURATION });
-        const cpu = cpuPer(before, cpuSnapshot(DB_NAME), Math.max(1, summary.grants));
+        const pgDelta = backendCpuDelta(pgBefore, backendCpu(DB_NAME));
+        const used = process.cpuUsage(cpuBefore);
+        const checkpoints = (await checkpointCount(bench.pool)) - checkpointsBefore;
+        const grants = Math.max(1, summary.grants);
+        const selfMs = (used.user + used.system) / 1000 / grants;
+        const postgresMs = pgDelta.backends_ms / grants;
+        const cpu = {
+          self_ms: round(selfMs, 3),
+          postgres_ms: round(postgresMs, 3),
+          total_ms: round(selfMs + postgresMs, 3),
+          autovacuum_ms: round(pgDelta.autovacuum_ms / grants, 3),
+          backends_ended: pgDelta.backends_ended,
+          statements: round((statementCount() - statementsBefore - 1) / grants, 2),
+          checkpoints,
+        };
         runs[v.name].push({ ...summary, cpu_ms_per_grant: cpu });
       }
       const line = variants
         .map((v) => {
           const last = runs[v.name][r];
-          return `${v.name} ${round(last?.grants_per_s ?? 0)}/s (p99 ${last?.latency_ms.p99} ms, ${last?.cpu_ms_per_grant.total_ms} CPU ms)`;
+          const cpu = last?.cpu_ms_per_grant;
+          return `${v.name} ${round(last?.grants_per_s ?? 0)}/s (p99 ${last?.latency_ms.p99} ms, ${cpu?.total_ms} CPU ms = ${cpu?.self_ms} + pg ${cpu?.postgres_ms}, ${cpu?.statements} stmts, ${cpu?.checkpoints} checkpoints)`;
         })
         .join(', ');
       console.log(`round ${r + 1}: ${line}, load ${loadavg()[0]?.toFixed(2)}`);
@@ -100,15 +144,35 @@ async function main(): Promise<void> {
                 3,
               ),
               total: round(cpuMs, 3),
+              autovacuum: round(
+                mean(list, (m) => m.cpu_ms_per_grant.autovacuum_ms),
+                3,
+              ),
             },
+            statements_per_grant: round(
+              mean(list, (m) => m.cpu_ms_per_grant.statements),
+              2,
+            ),
             grants_per_cpu_second: round(1000 / cpuMs),
             failures: list.reduce((acc, m) => acc + m.failures, 0),
             first_failure: list.find((m) => m.first_failure)?.first_failure,
-            rounds: list.map((m) => ({ grants_per_s: m.grants_per_s, p99_ms: m.latency_ms.p99, cpu_ms: m.cpu_ms_per_grant.total_ms })),
+            rounds: list.map((m) => ({
+              grants_per_s: m.grants_per_s,
+              p99_ms: m.latency_ms.p99,
+              cpu_ms: m.cpu_ms_per_grant.total_ms,
+              process_ms: m.cpu_ms_per_grant.self_ms,
+              postgres_ms: m.cpu_ms_per_grant.postgres_ms,
+              autovacuum_ms: m.cpu_ms_per_grant.autovacuum_ms,
+              backends_ended: m.cpu_ms_per_grant.backends_ended,
+              checkpoints: m.cpu_ms_per_grant.checkpoints,
+            })),
           },
         ];
       }),
-    ) as unknown as Record<(typeof variants)[number]['name'], { grants_per_s: number; grants_per_cpu_second: number; failures: number }>;
+    ) as unknown as Record<
+      (typeof variants)[number]['name'],
+      { grants_per_s: number; grants_per_cpu_second: number; failures: number; cpu_ms_per_grant: { total: number } }
+    >;
     const ratio = figures.api.grants_per_s / figures.bare_memory.grants_per_s;
     const ratioBareDb = figures.bare_db.grants_per_s / figures.bare_memory.grants_per_s;
     const roundRatios = runs.api.map((m, i) => round(m.grants_per_s / (runs.bare_memory[i]?.grants_per_s ?? 1), 3));
@@ -122,6 +186,11 @@ async function main(): Promise<void> {
       ratio_api_to_memory: round(ratio, 3),
       ratio_bare_db_to_memory: round(ratioBareDb, 3),
       round_ratios_api_to_memory: roundRatios,
+      // The same comparison by CPU per grant (memory ÷ API), which the host's other load hardly moves.
+      cpu_ratio_memory_to_api: round(figures.bare_memory.cpu_ms_per_grant.total / figures.api.cpu_ms_per_grant.total, 3),
+      round_cpu_ratios_memory_to_api: runs.api.map((m, i) =>
+        round((runs.bare_memory[i]?.cpu_ms_per_grant.total_ms ?? 0) / m.cpu_ms_per_grant.total_ms, 3),
+      ),
       load_at_end: loadavg().map((l) => round(l, 2)),
       targets: {
         api_at_least_half_of_memory_adapter: verdict(ratio >= 0.5 && failures === 0),

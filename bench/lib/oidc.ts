@@ -5,13 +5,14 @@
  * out-of-process load generator that follows refresh-token rotation (each grant's answer carries
  * the token the next request of that chain uses, so autocannon's fixed bodies cannot drive it).
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Pool } from 'pg';
+import pg, { type Pool } from 'pg';
 import { buildApp, REDACT_PATHS } from '../../apps/api/src/app.ts';
 import { openDatabase } from '../../apps/api/src/db/client.ts';
 import { runMigrations } from '../../apps/api/src/db/migrate.ts';
@@ -37,6 +38,9 @@ export async function setupOidcBench(dbName: string, logLevel: string) {
   await bootstrap(database.db, ADMIN_PASSWORD);
   const secrets = SecretBox.fromSecret(SECRET_KEY);
   const pool = (database.db as unknown as { $client: Pool }).$client;
+  // Pooled connections stay open between rounds: a backend that exits (pg-pool's 10 s idle
+  // timeout) takes its CPU time out of /proc, which made a round's PostgreSQL figure drop.
+  (pool as unknown as { options: { idleTimeoutMillis: number } }).options.idleTimeoutMillis = 0;
   const clientId = randomUUID().replaceAll('-', '');
   const clientSecret = `bench-${randomUUID()}`;
   await database.db.insert(oauthClients).values({
@@ -235,4 +239,78 @@ export function runChains(config: {
       }
     });
   });
+}
+
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU ms of each PostgreSQL process working on `database`, by pid: client backends and autovacuum workers. */
+export interface BackendCpu {
+  at: number;
+  backends: Map<number, number>;
+  autovacuum: Map<number, number>;
+}
+
+export function backendCpu(database: string): BackendCpu {
+  const backends = new Map<number, number>();
+  const autovacuum = new Map<number, number>();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (!cmdline.startsWith('postgres:') || !cmdline.includes(` ${database} `)) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+      (cmdline.startsWith('postgres: autovacuum') ? autovacuum : backends).set(Number(pid), ms);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return { at: Date.now(), backends, autovacuum };
+}
+
+/**
+ * CPU ms spent between two snapshots, per process: a process that started meanwhile counts from
+ * zero, one that ended meanwhile is left out (and counted in `ended`) instead of subtracting all
+ * the CPU it had ever used — what summing /proc totals did when autovacuum workers or idle pooled
+ * connections exited during a round.
+ */
+export function backendCpuDelta(before: BackendCpu, after: BackendCpu) {
+  const delta = (a: Map<number, number>, b: Map<number, number>) => {
+    let ms = 0;
+    for (const [pid, now] of b) ms += now - (a.get(pid) ?? 0);
+    return ms;
+  };
+  const ended = (a: Map<number, number>, b: Map<number, number>) => [...a.keys()].filter((pid) => !b.has(pid)).length;
+  return {
+    backends_ms: delta(before.backends, after.backends),
+    autovacuum_ms: delta(before.autovacuum, after.autovacuum),
+    backends_ended: ended(before.backends, after.backends),
+    autovacuum_workers_seen: new Set([...before.autovacuum.keys(), ...after.autovacuum.keys()]).size,
+  };
+}
+
+/** Statements the pg driver sent from this process (every pool of every server in it). */
+let statementsSent = 0;
+const originalQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function countedQuery(this: pg.Client, ...args: unknown[]) {
+  statementsSent++;
+  return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof pg.Client.prototype.query;
+export const statementCount = (): number => statementsSent;
+
+/**
+ * Checkpoints the PostgreSQL cluster has run so far (pg_stat_bgwriter). After each one the first
+ * change to every page writes the whole page into the WAL, which costs the backends CPU: on a
+ * shared host other engineers' CREATE/DROP DATABASE force one every few seconds.
+ */
+export async function checkpointCount(pool: Pool): Promise<number> {
+  const { rows } = await pool.query<{ n: string }>(`select (checkpoints_timed + checkpoints_req)::text as n from pg_stat_bgwriter`);
+  return Number(rows[0]?.n ?? 0);
 }
