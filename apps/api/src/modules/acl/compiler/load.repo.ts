@@ -54,22 +54,28 @@ export interface LinkRow {
   allow: boolean;
 }
 
+/** Applied rules of the location (or of all locations), optionally only these ids. */
+const ruleFilter = (locationId: number, ruleIds?: readonly number[]) => sql`
+  r.state = 'applied'
+  and (r.all_locations or exists (select 1 from acl_rule_locations rl where rl.rule_id = r.id and rl.location_id = ${locationId}))
+  ${ruleIds ? sql`and r.id = any(${sql.param([...ruleIds])}::int[])` : sql``}`;
+
 const rulesQuery = (locationId: number, ruleIds?: readonly number[]) => sql`
   select r.id, r.priority, r.enabled, r.expires, r.allow_all_users, r.deny_all_users,
          r.allow_all_network_devices, r.deny_all_network_devices,
          array_to_string(r.destinations, ',') as destinations, array_to_string(r.ports, ',') as ports,
          array_to_string(r.protocols, ',') as protocols
     from acl_rules r
-   where r.state = 'applied'
-     and (r.all_locations or exists (select 1 from acl_rule_locations rl where rl.rule_id = r.id and rl.location_id = ${locationId}))
-     ${ruleIds ? sql`and r.id = any(${sql.param([...ruleIds])}::int[])` : sql``}
+   where ${ruleFilter(locationId, ruleIds)}
    order by r.id`;
 
-const linksQuery = (ruleIds: number[]) => sql`
-  select rule_id, 'u' as kind, user_id as ref, allow from acl_rule_users where rule_id = any(${sql.param(ruleIds)}::int[])
-  union all select rule_id, 'g', group_id, allow from acl_rule_groups where rule_id = any(${sql.param(ruleIds)}::int[])
-  union all select rule_id, 'd', device_id, allow from acl_rule_devices where rule_id = any(${sql.param(ruleIds)}::int[])
-  union all select ra.rule_id, 'a', ra.alias_id, true from acl_rule_aliases ra where ra.rule_id = any(${sql.param(ruleIds)}::int[])`;
+/** The same rules' links, selected by the same filter (no id list to send for 5,000 rules). */
+const linksQuery = (locationId: number, ruleIds?: readonly number[]) => sql`
+  with rs as (select r.id from acl_rules r where ${ruleFilter(locationId, ruleIds)})
+  select rule_id, 'u' as kind, user_id as ref, allow from acl_rule_users join rs on rs.id = rule_id
+  union all select rule_id, 'g', group_id, allow from acl_rule_groups join rs on rs.id = rule_id
+  union all select rule_id, 'd', device_id, allow from acl_rule_devices join rs on rs.id = rule_id
+  union all select rule_id, 'a', alias_id, true from acl_rule_aliases join rs on rs.id = rule_id`;
 
 export async function loadCompileInput(
   db: Db,
@@ -84,7 +90,7 @@ export async function loadCompileInput(
   if (!location) return undefined;
   const ruleRows = await queryRows<RuleRow>(db, rulesQuery(locationId, options.ruleIds));
   const ruleIds = ruleRows.map((r) => r.id);
-  const links = ruleIds.length > 0 ? await queryRows<LinkRow>(db, linksQuery(ruleIds)) : [];
+  const links = ruleIds.length > 0 ? await queryRows<LinkRow>(db, linksQuery(locationId, options.ruleIds)) : [];
   const aliasIds = [...new Set(links.filter((l) => l.kind === 'a').map((l) => l.ref))];
   const groupIds = [...new Set(links.filter((l) => l.kind === 'g').map((l) => l.ref))];
   const aliases = await loadAliases(db, aliasIds);
