@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SSH_ED25519, SSH_RSA_2048 } from '#src/modules/auth-keys/auth-key-fixtures.test-support.js';
 import { createTestApp, type HttpMethod, snapshot, type TestApp, userBody } from '#test/helpers.js';
 
 /**
@@ -35,6 +36,8 @@ interface Fixtures {
   webhook: number;
   /** An OpenID app's client ID. */
   oauth: string;
+  /** An authentication key of FUZZEE. */
+  authKey: number;
 }
 interface BodyRoute {
   method: HttpMethod;
@@ -51,7 +54,8 @@ const fillTokens = (url: string, f: Fixtures) =>
     .replace('{ndev}', String(f.ndev))
     .replace('{stream}', String(f.stream))
     .replace('{webhook}', String(f.webhook))
-    .replace('{oauth}', f.oauth);
+    .replace('{oauth}', f.oauth)
+    .replace('{authKey}', String(f.authKey));
 const resolveRoute = (route: BodyRoute, f: Fixtures): ResolvedRoute => ({
   ...route,
   url: fillTokens(route.url, f),
@@ -318,6 +322,14 @@ const BODY_ROUTES: BodyRoute[] = [
   { method: 'PUT', url: '/api/v1/acl/alias/discard', base: { aliases: [1] }, fields: { aliases: list(16, true) } },
   { method: 'PUT', url: '/api/v1/oauth/{oauth}', base: OAUTH_BASE, fields: OAUTH_UPDATE_FIELDS },
   { method: 'POST', url: '/api/v1/oauth/{oauth}', base: { enabled: true }, fields: { enabled: bool() } },
+  // Authentication keys: the base key is valid and not yet added (an unknown field stores nothing).
+  {
+    method: 'POST',
+    url: `/api/v1/user/${FUZZEE}/auth_key`,
+    base: { name: 'fuzzkey', key_type: 'ssh', key: SSH_RSA_2048 },
+    fields: { name: str(100), key_type: str(3, { ascii: true }), key: str(65_536) },
+  },
+  { method: 'POST', url: `/api/v1/user/${FUZZEE}/auth_key/{authKey}/rename`, base: { name: 'renamed' }, fields: { name: str(100) } },
   // MFA (the sign-in steps answer 401 before validation to anyone without a pending session: their
   // bad input is covered in modules/mfa/totp.int.test.ts).
   { method: 'POST', url: '/api/v1/auth/totp', base: { code: '123456' }, fields: { code: str(6, { ascii: true }) } },
@@ -376,6 +388,10 @@ const PARAM_ROUTES: { method: HttpMethod; url: string; body?: Record<string, unk
   { method: 'POST', url: '/api/v1/webhook/{}/deliveries/1/redeliver' },
   { method: 'POST', url: '/api/v1/webhook/1/deliveries/{}/redeliver' },
   { method: 'GET', url: '/api/v1/oauth/{}' },
+  { method: 'GET', url: '/api/v1/user/{}/auth_key' },
+  { method: 'POST', url: '/api/v1/user/{}/auth_key', body: { name: 'k', key_type: 'ssh', key: SSH_RSA_2048 } },
+  { method: 'DELETE', url: `/api/v1/user/${FUZZEE}/auth_key/{}` },
+  { method: 'POST', url: `/api/v1/user/${FUZZEE}/auth_key/{}/rename`, body: { name: 'renamed' } },
   { method: 'PUT', url: '/api/v1/oauth/{}', body: OAUTH_BASE },
   { method: 'POST', url: '/api/v1/oauth/{}', body: { enabled: false } },
   { method: 'DELETE', url: '/api/v1/oauth/{}' },
@@ -662,6 +678,11 @@ describe('bad input never causes a 5xx or a write', () => {
     expect(webhook.statusCode).toBe(201);
     const oauth = await t.request('POST', '/api/v1/oauth', { cookie: admin, payload: OAUTH_BASE });
     expect(oauth.statusCode).toBe(201);
+    const authKey = await t.request('POST', `/api/v1/user/${FUZZEE}/auth_key`, {
+      cookie: admin,
+      payload: { name: 'fuzzkey', key_type: 'ssh', key: SSH_ED25519 },
+    });
+    expect(authKey.statusCode).toBe(201);
     fixtures = {
       loc: location.json().id,
       dev: device.json().device.id,
@@ -671,6 +692,7 @@ describe('bad input never causes a 5xx or a write', () => {
       stream: stream.json().id,
       webhook: webhook.json().id,
       oauth: oauth.json().client_id,
+      authKey: authKey.json().id,
     };
   });
   afterAll(() => t.close());

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateways, groupMembers, groups, oauthClients, sessions, settings } from '#src/db/schema/index.js';
 import { randomToken, sha256 } from '#src/lib/crypto.js';
+import { freshSshPublicKey } from '#src/modules/auth-keys/auth-key-fixtures.test-support.js';
 import { SoftAuthenticator } from '#src/modules/mfa/webauthn/soft-authenticator.js';
 import { type HttpMethod, type TestApp, USER_PASSWORD } from '#test/helpers.js';
 import { totpCode } from '#test/mfa-fixtures.js';
@@ -86,6 +87,17 @@ const NEW_PASSWORD = 'Walk3r-new!pass';
 function serverConfig(n: number) {
   const server = generateKeyPair();
   return `[Interface]\nPrivateKey = ${server.privateKey}\nAddress = 10.${60 + (n % 100)}.0.1/24\nListenPort = 51820\n\n[Peer]\nPublicKey = ${newKey()}\nAllowedIPs = 10.${60 + (n % 100)}.0.10/32\n`;
+}
+
+/** Adds an SSH key for the caller and returns its id. */
+async function newAuthKey(w: World, caller: Caller): Promise<number> {
+  const key = { name: 'walk key', key_type: 'ssh', key: freshSshPublicKey() };
+  return (await w.api('POST', `/api/v1/user/${caller.username}/auth_key`, caller, key)).id as number;
+}
+
+/** Creates an API token for the caller and returns its id. */
+async function newApiToken(w: World, caller: Caller): Promise<number> {
+  return (await w.api('POST', `/api/v1/user/${caller.username}/api_token`, caller, { name: `walk token ${w.n}` })).id as number;
 }
 
 /** SMTP servers the mail fixture started, closed after the walk. */
@@ -504,6 +516,36 @@ const FIXTURES: Record<string, Fixture> = {
     await withSecurityKey(w, caller);
     const [key] = (await w.api('GET', `/api/v1/user/${caller.username}/security_key`, caller)) as unknown as { id: number }[];
     return { url: `/api/v1/user/${caller.username}/security_key/${key?.id}`, object: { type: 'user', id: caller.id } };
+  },
+
+  // authentication keys
+  'POST /api/v1/user/:username/auth_key': async (_w, caller) => ({
+    url: `/api/v1/user/${caller.username}/auth_key`,
+    payload: { name: 'walk key', key_type: 'ssh', key: freshSshPublicKey() },
+    object: { type: 'auth_key' },
+  }),
+  'POST /api/v1/user/:username/auth_key/:id/rename': async (w, caller) => {
+    const id = await newAuthKey(w, caller);
+    return { url: `/api/v1/user/${caller.username}/auth_key/${id}/rename`, payload: { name: 'renamed' }, object: { type: 'auth_key', id } };
+  },
+  'DELETE /api/v1/user/:username/auth_key/:id': async (w, caller) => {
+    const id = await newAuthKey(w, caller);
+    return { url: `/api/v1/user/${caller.username}/auth_key/${id}`, object: { type: 'auth_key', id } };
+  },
+
+  // API tokens
+  'POST /api/v1/user/:username/api_token': async (_w, caller) => ({
+    url: `/api/v1/user/${caller.username}/api_token`,
+    payload: { name: 'walk token' },
+    object: { type: 'api_token' },
+  }),
+  'POST /api/v1/user/:username/api_token/:id/rename': async (w, caller) => {
+    const id = await newApiToken(w, caller);
+    return { url: `/api/v1/user/${caller.username}/api_token/${id}/rename`, payload: { name: 'renamed' }, object: { type: 'api_token', id } };
+  },
+  'DELETE /api/v1/user/:username/api_token/:id': async (w, caller) => {
+    const id = await newApiToken(w, caller);
+    return { url: `/api/v1/user/${caller.username}/api_token/${id}`, object: { type: 'api_token', id } };
   },
 
   // activity-log streams

@@ -202,6 +202,14 @@ export const ROUTE_ACCESS = {
   // A user's authorized apps (the grants they gave): the user or an admin.
   'GET /api/v1/oauth/apps/:username': openidModule('self_or_admin', 'authorized_app.list'),
   'DELETE /api/v1/user/:username/oauth_app/:client_id': openidModule('self_or_admin', 'authorized_app.revoke'),
+
+  // Authentication keys (issue 13 §2). The authorized_keys read is public like a forge's `.keys`
+  // (public keys are not secrets; sshd's AuthorizedKeysCommand has no session): docs/ssh-keys.md.
+  'GET /api/v1/user/:username/auth_key': rule('self_or_admin', 'auth_key.list'),
+  'POST /api/v1/user/:username/auth_key': rule('self_or_admin', 'auth_key.create'),
+  'DELETE /api/v1/user/:username/auth_key/:id': rule('self_or_admin', 'auth_key.delete'),
+  'POST /api/v1/user/:username/auth_key/:id/rename': rule('self_or_admin', 'auth_key.rename'),
+  'GET /api/v1/user/:username/ssh_keys': rule('public', 'auth_key.read_authorized_keys'),
 } as const satisfies Record<string, RouteRule>;
 
 export type RouteKey = keyof typeof ROUTE_ACCESS;

@@ -79,6 +79,11 @@ export const ERROR_CODES = [
   'acl.alias_not_found',
   'acl.alias_in_use',
   'acl.not_pending',
+  'auth_key.not_found',
+  'auth_key.already_added',
+  'auth_key.unsupported_format',
+  'auth_key.private_key',
+  'auth_key.too_weak',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

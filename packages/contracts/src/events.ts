@@ -131,6 +131,10 @@ export const EVENT_CATALOGUE = {
   'acl_alias.applied': { module: 'acl' },
   'acl_alias.discarded': { module: 'acl' },
 
+  'auth_key.added': { module: 'keys' },
+  'auth_key.renamed': { module: 'keys' },
+  'auth_key.removed': { module: 'keys' },
+
   'yubikey.provisioned': { module: 'provisioning', webhook: true, later: true },
 } as const satisfies Record<string, EventTypeInfo>;
 

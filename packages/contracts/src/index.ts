@@ -21,3 +21,4 @@ export * from './mfa-webauthn.js';
 export * from './openid.js';
 export * from './oauth-clients.js';
 export * from './authorized-apps.js';
+export * from './auth-keys.js';

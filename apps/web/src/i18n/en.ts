@@ -227,6 +227,11 @@ export const en = {
   'error.acl.alias_not_found': 'ACL alias not found',
   'error.acl.alias_in_use': 'This alias is used by rules; remove it from them first',
   'error.acl.not_pending': 'Only pending changes can be deployed or discarded',
+  'error.auth_key.not_found': 'Key not found',
+  'error.auth_key.already_added': 'This key has already been added',
+  'error.auth_key.unsupported_format': 'Unsupported key format',
+  'error.auth_key.private_key': 'This is a private key. Paste the public key only: a private key must never leave your machine.',
+  'error.auth_key.too_weak': 'RSA keys need at least 2048 bits',
 
   'field.required': 'Field required',
   'field.invalid': 'Invalid value',
@@ -1474,6 +1479,9 @@ export const en = {
   'activity.event.oauth_app.disabled': 'OpenID app disabled',
   'activity.event.oauth_app.secret_viewed': 'OpenID app client secret shown',
   'activity.event.oauth_app.secret_regenerated': 'OpenID app client secret regenerated',
+  'activity.event.auth_key.added': 'Authentication key added',
+  'activity.event.auth_key.renamed': 'Authentication key renamed',
+  'activity.event.auth_key.removed': 'Authentication key removed',
   'activity.event.yubikey.provisioned': 'Hardware key provisioned',
 } as const satisfies Record<string, Message>;
 

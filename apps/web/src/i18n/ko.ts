@@ -213,6 +213,11 @@ export const ko: Catalogue = {
   'error.acl.alias_not_found': 'ACL 별칭을 찾을 수 없습니다',
   'error.acl.alias_in_use': '규칙에서 사용 중인 별칭입니다. 먼저 규칙에서 제거하세요',
   'error.acl.not_pending': '대기 중인 변경만 배포하거나 취소할 수 있습니다',
+  'error.auth_key.not_found': '키를 찾을 수 없습니다',
+  'error.auth_key.already_added': '이미 추가된 키입니다',
+  'error.auth_key.unsupported_format': '지원하지 않는 키 형식입니다',
+  'error.auth_key.private_key': '개인 키입니다. 공개 키만 붙여 넣으세요. 개인 키는 절대 컴퓨터 밖으로 내보내면 안 됩니다.',
+  'error.auth_key.too_weak': 'RSA 키는 2048비트 이상이어야 합니다',
 
   'field.required': '필수 항목입니다',
   'field.invalid': '잘못된 값입니다',
@@ -1417,5 +1422,8 @@ export const ko: Catalogue = {
   'activity.event.oauth_app.disabled': 'OpenID 앱 비활성화함',
   'activity.event.oauth_app.secret_viewed': 'OpenID 앱 클라이언트 시크릿 표시함',
   'activity.event.oauth_app.secret_regenerated': 'OpenID 앱 클라이언트 시크릿 재생성함',
+  'activity.event.auth_key.added': '인증 키 추가됨',
+  'activity.event.auth_key.renamed': '인증 키 이름 변경됨',
+  'activity.event.auth_key.removed': '인증 키 삭제됨',
   'activity.event.yubikey.provisioned': '하드웨어 키 프로비저닝됨',
 };

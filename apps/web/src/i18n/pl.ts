@@ -229,6 +229,11 @@ export const pl: Catalogue = {
   'error.acl.alias_not_found': 'Nie znaleziono aliasu ACL',
   'error.acl.alias_in_use': 'Ten alias jest używany przez reguły; najpierw usuń go z nich',
   'error.acl.not_pending': 'Wdrożyć lub odrzucić można tylko oczekujące zmiany',
+  'error.auth_key.not_found': 'Nie znaleziono klucza',
+  'error.auth_key.already_added': 'Ten klucz został już dodany',
+  'error.auth_key.unsupported_format': 'Nieobsługiwany format klucza',
+  'error.auth_key.private_key': 'To jest klucz prywatny. Wklej tylko klucz publiczny: klucz prywatny nigdy nie powinien opuszczać Twojego komputera.',
+  'error.auth_key.too_weak': 'Klucze RSA muszą mieć co najmniej 2048 bitów',
 
   'field.required': 'Pole wymagane',
   'field.invalid': 'Nieprawidłowa wartość',
@@ -1584,5 +1589,8 @@ export const pl: Catalogue = {
   'activity.event.oauth_app.disabled': 'Wyłączono aplikację OpenID',
   'activity.event.oauth_app.secret_viewed': 'Wyświetlono sekret klienta aplikacji OpenID',
   'activity.event.oauth_app.secret_regenerated': 'Wygenerowano nowy sekret klienta aplikacji OpenID',
+  'activity.event.auth_key.added': 'Dodano klucz uwierzytelniający',
+  'activity.event.auth_key.renamed': 'Zmieniono nazwę klucza uwierzytelniającego',
+  'activity.event.auth_key.removed': 'Usunięto klucz uwierzytelniający',
   'activity.event.yubikey.provisioned': 'Przygotowano klucz sprzętowy',
 };
