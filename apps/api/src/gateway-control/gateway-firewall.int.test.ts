@@ -279,4 +279,31 @@ describe('gateway firewall', () => {
     expect((await api('PUT', '/api/v1/acl/rule/apply', { rules: [pending] })).statusCode).toBe(204);
     await deltasAfter(g, before, 'the deployed deletion', (x) => opsOf(x).includes(`firewallRuleRemove:r${id}_allow`));
   });
+
+  it('a deployed alias change reaches the gateway as upserts of the rules using it', async () => {
+    const location = await aclLocation();
+    await addDevice(t.app, t.admin, 'admin');
+    const api = (method: 'POST' | 'PUT', url: string, payload: unknown) =>
+      t.app.inject({ method, url, headers: { cookie: t.admin }, payload: payload as string });
+    const aliasBody = { name: 'db', kind: 'destination', destinations: ['10.9.0.0/24'], ports: ['5432'], protocols: ['tcp'] };
+    const alias = (await api('POST', '/api/v1/acl/alias', aliasBody)).json().id as number;
+    const rule = (
+      await api('POST', '/api/v1/acl/rule', { name: 'db', locations: [location.id], allowed_users: ['admin'], aliases: [alias] })
+    ).json().id as number;
+    expect((await api('PUT', '/api/v1/acl/rule/apply', { rules: [rule] })).statusCode).toBe(204);
+    const g = await connect(location.id);
+    const snap = await g.waitFor('snapshot', snapshotOf);
+    expect(snap.firewall?.rules.find((r) => r.id === `r${rule}_a${alias}_allow`)?.destinations).toEqual(['10.9.0.0/24']);
+
+    await settled(g, location.id);
+    const before = lastRevision(g);
+    const child = await api('PUT', `/api/v1/acl/alias/${alias}`, { ...aliasBody, destinations: ['10.10.0.0/24'] });
+    expect(child.statusCode, child.body).toBe(200);
+    expect((await api('PUT', '/api/v1/acl/alias/apply', { aliases: [child.json().id] })).statusCode).toBe(204);
+    const ds = await deltasAfter(g, before, 'the alias part upsert', (x) =>
+      opsOf(x).includes(`firewallRuleUpsert:r${rule}_a${alias}_allow`),
+    );
+    const upsert = fwOps(ds).find((o) => o.case === 'firewallRuleUpsert' && o.value.rule?.id === `r${rule}_a${alias}_allow`);
+    expect(upsert?.case === 'firewallRuleUpsert' && upsert.value.rule?.destinations).toEqual(['10.10.0.0/24']);
+  });
 });
