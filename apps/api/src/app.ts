@@ -39,6 +39,7 @@ import { webhooksRoutes } from '#src/modules/webhooks/webhooks.routes.js';
 import { oauthClientsRoutes } from '#src/modules/oauth-clients/oauth-clients.routes.js';
 import { authKeysRoutes } from '#src/modules/auth-keys/auth-keys.routes.js';
 import { authorizedAppsRoutes } from '#src/modules/authorized-apps/authorized-apps.routes.js';
+import { apiTokensRoutes } from '#src/modules/api-tokens/api-tokens.routes.js';
 import { accessPlugin } from '#src/plugins/access.js';
 import { csrfPlugin } from '#src/plugins/csrf.js';
 import { errorHandlerPlugin, sendFrameworkError } from '#src/plugins/error-handler.js';
@@ -259,6 +260,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(activityLogRoutes, { db: database.db });
   await app.register(openidInteractionRoutes, { host: oidc, db: database.db, secrets });
   await app.register(authorizedAppsRoutes, { db: database.db });
+  await app.register(apiTokensRoutes);
   await app.register(authKeysRoutes, { db: database.db });
   await app.register(vpnSessionsRoutes, { db: database.db, secrets, publicUrl: env.PUBLIC_URL });
   await app.register(webauthnRoutes, { db: database.db, publicUrl: env.PUBLIC_URL });

@@ -1,5 +1,6 @@
 import type { Db } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
+import { ApiTokensService } from '#src/modules/api-tokens/api-tokens.service.js';
 import { AuthService } from '#src/modules/auth/auth.service.js';
 import { DevicesService } from '#src/modules/devices/devices.service.js';
 import { NetworkDevicesService } from '#src/modules/devices/network-devices.service.js';
@@ -23,6 +24,8 @@ export interface Services {
   stats: StatsService;
   /** The one mail service: every sender queues through it (modules/mail). */
   mail: MailService;
+  /** Personal API tokens, and the Bearer authentication of requests (plugins/session.ts). */
+  apiTokens: ApiTokensService;
 }
 
 export interface ServiceOptions {
@@ -50,5 +53,6 @@ export function createServices(db: Db, options: ServiceOptions): Services {
     ),
     stats: new StatsService(db),
     mail: new MailService(db, options.secrets, options.mail),
+    apiTokens: new ApiTokensService(db),
   };
 }

@@ -541,7 +541,11 @@ const FIXTURES: Record<string, Fixture> = {
   }),
   'POST /api/v1/user/:username/api_token/:id/rename': async (w, caller) => {
     const id = await newApiToken(w, caller);
-    return { url: `/api/v1/user/${caller.username}/api_token/${id}/rename`, payload: { name: 'renamed' }, object: { type: 'api_token', id } };
+    return {
+      url: `/api/v1/user/${caller.username}/api_token/${id}/rename`,
+      payload: { name: 'renamed' },
+      object: { type: 'api_token', id },
+    };
   },
   'DELETE /api/v1/user/:username/api_token/:id': async (w, caller) => {
     const id = await newApiToken(w, caller);

@@ -210,6 +210,11 @@ export const ROUTE_ACCESS = {
   'DELETE /api/v1/user/:username/auth_key/:id': rule('self_or_admin', 'auth_key.delete'),
   'POST /api/v1/user/:username/auth_key/:id/rename': rule('self_or_admin', 'auth_key.rename'),
   'GET /api/v1/user/:username/ssh_keys': rule('public', 'auth_key.read_authorized_keys'),
+  // Personal API tokens (docs/api.md): the user's own, or any user's for an admin.
+  'GET /api/v1/user/:username/api_token': rule('self_or_admin', 'api_token.list'),
+  'POST /api/v1/user/:username/api_token': rule('self_or_admin', 'api_token.create'),
+  'DELETE /api/v1/user/:username/api_token/:id': rule('self_or_admin', 'api_token.delete'),
+  'POST /api/v1/user/:username/api_token/:id/rename': rule('self_or_admin', 'api_token.rename'),
 } as const satisfies Record<string, RouteRule>;
 
 export type RouteKey = keyof typeof ROUTE_ACCESS;

@@ -84,6 +84,8 @@ export const ERROR_CODES = [
   'auth_key.unsupported_format',
   'auth_key.private_key',
   'auth_key.too_weak',
+  'api_token.not_found',
+  'api_token.name_taken',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

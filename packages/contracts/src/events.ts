@@ -135,6 +135,10 @@ export const EVENT_CATALOGUE = {
   'auth_key.renamed': { module: 'keys' },
   'auth_key.removed': { module: 'keys' },
 
+  'api_token.created': { module: 'keys' },
+  'api_token.renamed': { module: 'keys' },
+  'api_token.deleted': { module: 'keys' },
+
   'yubikey.provisioned': { module: 'provisioning', webhook: true, later: true },
 } as const satisfies Record<string, EventTypeInfo>;
 

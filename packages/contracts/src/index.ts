@@ -22,3 +22,4 @@ export * from './openid.js';
 export * from './oauth-clients.js';
 export * from './authorized-apps.js';
 export * from './auth-keys.js';
+export * from './api-tokens.js';

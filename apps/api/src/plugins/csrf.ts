@@ -6,13 +6,15 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * API.md §2: unsafe methods are refused when `Sec-Fetch-Site` says cross-site or `Origin` is not
- * our own. Requests without those headers (scripts, curl) pass. (API tokens, when they come, must
- * only be exempt when the token itself authenticates the request, never on the header alone.)
+ * our own. Requests without those headers (scripts, curl) pass. Requests an API token
+ * authenticated are exempt (a browser never sends one on its own): the check runs after the
+ * session plugin resolved the caller, so the exemption rests on the token, never on the header.
  */
 export const csrfPlugin = fp(async (app: FastifyInstance, opts: { publicUrl?: string | undefined }) => {
   const publicOrigin = opts.publicUrl ? new URL(opts.publicUrl).origin : undefined;
-  app.addHook('onRequest', async (request) => {
+  app.addHook('preParsing', async (request) => {
     if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (request.session?.apiTokenId !== undefined) return;
     if (request.headers['sec-fetch-site'] === 'cross-site') {
       throw new HttpProblem(403, 'auth.csrf', 'Cross-site request refused.');
     }

@@ -232,6 +232,8 @@ export const en = {
   'error.auth_key.unsupported_format': 'Unsupported key format',
   'error.auth_key.private_key': 'This is a private key. Paste the public key only: a private key must never leave your machine.',
   'error.auth_key.too_weak': 'RSA keys need at least 2048 bits',
+  'error.api_token.not_found': 'API token not found',
+  'error.api_token.name_taken': 'An API token with this name already exists',
 
   'field.required': 'Field required',
   'field.invalid': 'Invalid value',
@@ -1482,6 +1484,9 @@ export const en = {
   'activity.event.auth_key.added': 'Authentication key added',
   'activity.event.auth_key.renamed': 'Authentication key renamed',
   'activity.event.auth_key.removed': 'Authentication key removed',
+  'activity.event.api_token.created': 'API token created',
+  'activity.event.api_token.renamed': 'API token renamed',
+  'activity.event.api_token.deleted': 'API token deleted',
   'activity.event.yubikey.provisioned': 'Hardware key provisioned',
 } as const satisfies Record<string, Message>;
 

@@ -218,6 +218,8 @@ export const ko: Catalogue = {
   'error.auth_key.unsupported_format': '지원하지 않는 키 형식입니다',
   'error.auth_key.private_key': '개인 키입니다. 공개 키만 붙여 넣으세요. 개인 키는 절대 컴퓨터 밖으로 내보내면 안 됩니다.',
   'error.auth_key.too_weak': 'RSA 키는 2048비트 이상이어야 합니다',
+  'error.api_token.not_found': 'API 토큰을 찾을 수 없습니다',
+  'error.api_token.name_taken': '같은 이름의 API 토큰이 이미 있습니다',
 
   'field.required': '필수 항목입니다',
   'field.invalid': '잘못된 값입니다',
@@ -1425,5 +1427,8 @@ export const ko: Catalogue = {
   'activity.event.auth_key.added': '인증 키 추가됨',
   'activity.event.auth_key.renamed': '인증 키 이름 변경됨',
   'activity.event.auth_key.removed': '인증 키 삭제됨',
+  'activity.event.api_token.created': 'API 토큰 생성됨',
+  'activity.event.api_token.renamed': 'API 토큰 이름 변경됨',
+  'activity.event.api_token.deleted': 'API 토큰 삭제됨',
   'activity.event.yubikey.provisioned': '하드웨어 키 프로비저닝됨',
 };

@@ -232,8 +232,11 @@ export const pl: Catalogue = {
   'error.auth_key.not_found': 'Nie znaleziono klucza',
   'error.auth_key.already_added': 'Ten klucz został już dodany',
   'error.auth_key.unsupported_format': 'Nieobsługiwany format klucza',
-  'error.auth_key.private_key': 'To jest klucz prywatny. Wklej tylko klucz publiczny: klucz prywatny nigdy nie powinien opuszczać Twojego komputera.',
+  'error.auth_key.private_key':
+    'To jest klucz prywatny. Wklej tylko klucz publiczny: klucz prywatny nigdy nie powinien opuszczać Twojego komputera.',
   'error.auth_key.too_weak': 'Klucze RSA muszą mieć co najmniej 2048 bitów',
+  'error.api_token.not_found': 'Nie znaleziono tokenu API',
+  'error.api_token.name_taken': 'Token API o tej nazwie już istnieje',
 
   'field.required': 'Pole wymagane',
   'field.invalid': 'Nieprawidłowa wartość',
@@ -1592,5 +1595,8 @@ export const pl: Catalogue = {
   'activity.event.auth_key.added': 'Dodano klucz uwierzytelniający',
   'activity.event.auth_key.renamed': 'Zmieniono nazwę klucza uwierzytelniającego',
   'activity.event.auth_key.removed': 'Usunięto klucz uwierzytelniający',
+  'activity.event.api_token.created': 'Utworzono token API',
+  'activity.event.api_token.renamed': 'Zmieniono nazwę tokenu API',
+  'activity.event.api_token.deleted': 'Usunięto token API',
   'activity.event.yubikey.provisioned': 'Przygotowano klucz sprzętowy',
 };
