@@ -200,6 +200,7 @@ describe('Authentication keys: /user/{username}/auth_key and /user/{username}/ss
   it('ssh_keys answers an empty body for an unknown user and for a disabled user', async () => {
     const unknown = await t.request('GET', '/api/v1/user/nobody-at-all/ssh_keys');
     expect([unknown.statusCode, unknown.body]).toEqual([200, '']);
+    expect(problemOf(await t.request('GET', `/api/v1/user/${'x'.repeat(65)}/ssh_keys`)).status).toBe(400);
     await t.createUser('carol');
     const carol = await t.login('carol', 'Passw0rd!user');
     expect((await add(carol, 'carol', { name: 'c', key_type: 'ssh', key: freshSshKey().publicKey })).statusCode).toBe(201);
