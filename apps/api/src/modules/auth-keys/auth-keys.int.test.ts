@@ -154,7 +154,10 @@ describe('Authentication keys: /user/{username}/auth_key and /user/{username}/ss
     expect((await list(admin, 'alice')).length).toBeGreaterThan(0);
     const added = await add(admin, 'alice', { name: 'from admin', key_type: 'ssh', key: publicKey });
     expect(added.statusCode, added.body).toBe(201);
-    const renamed = await t.request('POST', `/api/v1/user/alice/auth_key/${added.json().id}/rename`, { cookie: admin, payload: { name: 'renamed' } });
+    const renamed = await t.request('POST', `/api/v1/user/alice/auth_key/${added.json().id}/rename`, {
+      cookie: admin,
+      payload: { name: 'renamed' },
+    });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(renamed.json()).toMatchObject({ id: added.json().id, name: 'renamed' });
     const deleted = await t.request('DELETE', `/api/v1/user/alice/auth_key/${added.json().id}`, { cookie: admin });
@@ -166,7 +169,10 @@ describe('Authentication keys: /user/{username}/auth_key and /user/{username}/ss
   it('the owner renames and deletes a key, recording the events', async () => {
     const { publicKey } = freshSshKey();
     const created = (await add(alice, 'alice', { name: 'temp', key_type: 'ssh', key: publicKey })).json();
-    const renamed = await t.request('POST', `/api/v1/user/alice/auth_key/${created.id}/rename`, { cookie: alice, payload: { name: ' work ' } });
+    const renamed = await t.request('POST', `/api/v1/user/alice/auth_key/${created.id}/rename`, {
+      cookie: alice,
+      payload: { name: ' work ' },
+    });
     expect(renamed.json().name).toBe('work');
     expect((await t.request('DELETE', `/api/v1/user/alice/auth_key/${created.id}`, { cookie: alice })).statusCode).toBe(204);
     expect((await t.request('DELETE', `/api/v1/user/alice/auth_key/${created.id}`, { cookie: alice })).statusCode).toBe(404);
@@ -194,7 +200,8 @@ describe('Authentication keys: /user/{username}/auth_key and /user/{username}/ss
     expect(lines).toContain(`${SSH_ED25519.replace(/ root@vm$/, '')} laptop`);
     expect(res.body).not.toContain('PGP');
     // Every line parses back as the stored key, with the same fingerprint.
-    for (const line of lines) expect(keys.map((k) => k.fingerprint)).toContain(sshpk.parseKey(line, 'ssh').fingerprint('sha256').toString());
+    for (const line of lines)
+      expect(keys.map((k) => k.fingerprint)).toContain(sshpk.parseKey(line, 'ssh').fingerprint('sha256').toString());
   });
 
   it('ssh_keys answers an empty body for an unknown user and for a disabled user', async () => {

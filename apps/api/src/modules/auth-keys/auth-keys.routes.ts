@@ -51,7 +51,12 @@ export const authKeysRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
   app.delete(
     '/api/v1/user/:username/auth_key/:id',
     {
-      schema: { tags, summary: 'Delete an authentication key', params: AuthKeyParamsSchema, response: { 204: z.null(), ...problems(400, 401, 403, 404) } },
+      schema: {
+        tags,
+        summary: 'Delete an authentication key',
+        params: AuthKeyParamsSchema,
+        response: { 204: z.null(), ...problems(400, 401, 403, 404) },
+      },
     },
     async (request, reply) => {
       await service.delete(actorOf(request), request.params.username, request.params.id);
