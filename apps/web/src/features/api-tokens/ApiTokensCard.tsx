@@ -1,0 +1,121 @@
+import type { ApiToken, CreatedApiToken } from '@palisade/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button } from '@/components/Button';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { StateMessage } from '@/components/StateMessage';
+import { pushToast } from '@/components/toast-store';
+import { formatDateTime } from '@/i18n/format';
+import { useTranslation } from '@/i18n/use-translation';
+import { problemMessage } from '@/lib/problem-message';
+import { ApiTokenNameDialog } from './ApiTokenNameDialog';
+import { ApiTokenShownDialog } from './ApiTokenShownDialog';
+import { apiTokensQueryOptions, useDeleteApiToken } from './api-tokens.queries';
+import './api-tokens.css';
+
+type Editing = { kind: 'create' } | { kind: 'rename'; token: ApiToken } | { kind: 'shown'; created: CreatedApiToken };
+
+/** The profile's "API tokens": name, created and last used; create (shown once), rename, delete. */
+export function ApiTokensCard({ username }: { username: string }) {
+  const { t, language } = useTranslation();
+  const tokens = useQuery(apiTokensQueryOptions(username));
+  const remove = useDeleteApiToken(username);
+  const [editing, setEditing] = useState<Editing | undefined>(undefined);
+  const [deleting, setDeleting] = useState<ApiToken | undefined>(undefined);
+
+  let body: React.ReactNode;
+  if (tokens.isPending) body = <StateMessage kind="loading" title={t('common.loading')} />;
+  else if (tokens.isError)
+    body = (
+      <StateMessage
+        kind="error"
+        title={t('apiTokens.loadError')}
+        hint={problemMessage(t, tokens.error)}
+        onRetry={() => void tokens.refetch()}
+      />
+    );
+  else if (tokens.data.length === 0) body = <p className="field__hint">{t('apiTokens.empty')}</p>;
+  else
+    body = (
+      <ul className="api-tokens" aria-label={t('apiTokens.title')}>
+        {tokens.data.map((token) => (
+          <li key={token.id} className="api-tokens__item">
+            <div className="api-tokens__text">
+              <span className="api-tokens__name">{token.name}</span>
+              <span className="field__hint">
+                {t('apiTokens.created', { date: formatDateTime(language, token.created_at) })}
+                {' · '}
+                {token.last_used_at
+                  ? t('apiTokens.lastUsed', { date: formatDateTime(language, token.last_used_at) })
+                  : t('apiTokens.neverUsed')}
+              </span>
+            </div>
+            <div className="api-tokens__actions">
+              <Button
+                size="sm"
+                onClick={() => setEditing({ kind: 'rename', token })}
+                aria-label={t('apiTokens.renameNamed', { name: token.name })}
+              >
+                {t('apiTokens.rename')}
+              </Button>
+              <Button
+                size="sm"
+                variant="danger"
+                onClick={() => setDeleting(token)}
+                aria-label={t('apiTokens.deleteNamed', { name: token.name })}
+              >
+                {t('common.delete')}
+              </Button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    );
+
+  return (
+    <div className="card">
+      <div className="card__header">
+        <h2 className="card__title">{t('apiTokens.title')}</h2>
+        <Button size="sm" variant="primary" onClick={() => setEditing({ kind: 'create' })}>
+          {t('apiTokens.add')}
+        </Button>
+      </div>
+      <div className="card__body">{body}</div>
+      {editing?.kind === 'create' ? (
+        <ApiTokenNameDialog
+          username={username}
+          onClose={() => setEditing(undefined)}
+          onCreated={(created) => setEditing({ kind: 'shown', created })}
+        />
+      ) : null}
+      {editing?.kind === 'rename' ? (
+        <ApiTokenNameDialog username={username} token={editing.token} onClose={() => setEditing(undefined)} />
+      ) : null}
+      {editing?.kind === 'shown' ? <ApiTokenShownDialog created={editing.created} onClose={() => setEditing(undefined)} /> : null}
+      <ConfirmDialog
+        title={t('apiTokens.deleteTitle')}
+        isOpen={deleting !== undefined}
+        onCancel={() => {
+          setDeleting(undefined);
+          remove.reset();
+        }}
+        onConfirm={() => {
+          if (!deleting) return;
+          const { name } = deleting;
+          remove.mutate(deleting.id, {
+            onSuccess: () => {
+              setDeleting(undefined);
+              pushToast({ id: 'api-token-deleted', kind: 'success', message: t('apiTokens.deleted', { name }) });
+            },
+          });
+        }}
+        confirmLabel={t('common.delete')}
+        isDanger
+        isPending={remove.isPending}
+      >
+        <p>{t('apiTokens.deleteText', { name: deleting?.name ?? '' })}</p>
+        {remove.isError ? <p className="banner banner--error">{problemMessage(t, remove.error)}</p> : null}
+      </ConfirmDialog>
+    </div>
+  );
+}
