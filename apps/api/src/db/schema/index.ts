@@ -11,3 +11,4 @@ export * from './oidc.js';
 export * from './acl.js';
 export * from './auth-keys.js';
 export * from './api-tokens.js';
+export * from './workers.js';
