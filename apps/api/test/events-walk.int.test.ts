@@ -95,6 +95,11 @@ async function newAuthKey(w: World, caller: Caller): Promise<number> {
   return (await w.api('POST', `/api/v1/user/${caller.username}/auth_key`, caller, key)).id as number;
 }
 
+/** Creates an API token for the caller and returns its id. */
+async function newApiToken(w: World, caller: Caller): Promise<number> {
+  return (await w.api('POST', `/api/v1/user/${caller.username}/api_token`, caller, { name: `walk token ${w.n}` })).id as number;
+}
+
 /** SMTP servers the mail fixture started, closed after the walk. */
 const smtpServers: TestSmtpServer[] = [];
 
@@ -526,6 +531,25 @@ const FIXTURES: Record<string, Fixture> = {
   'DELETE /api/v1/user/:username/auth_key/:id': async (w, caller) => {
     const id = await newAuthKey(w, caller);
     return { url: `/api/v1/user/${caller.username}/auth_key/${id}`, object: { type: 'auth_key', id } };
+  },
+
+  // API tokens
+  'POST /api/v1/user/:username/api_token': async (_w, caller) => ({
+    url: `/api/v1/user/${caller.username}/api_token`,
+    payload: { name: 'walk token' },
+    object: { type: 'api_token' },
+  }),
+  'POST /api/v1/user/:username/api_token/:id/rename': async (w, caller) => {
+    const id = await newApiToken(w, caller);
+    return {
+      url: `/api/v1/user/${caller.username}/api_token/${id}/rename`,
+      payload: { name: 'renamed' },
+      object: { type: 'api_token', id },
+    };
+  },
+  'DELETE /api/v1/user/:username/api_token/:id': async (w, caller) => {
+    const id = await newApiToken(w, caller);
+    return { url: `/api/v1/user/${caller.username}/api_token/${id}`, object: { type: 'api_token', id } };
   },
 
   // activity-log streams
