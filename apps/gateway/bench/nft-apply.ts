@@ -6,7 +6,8 @@
  *   full:     a snapshot's firewall (protobuf bytes) → decode → model → whole-table text → one
  *             `nft -f` (from an empty namespace; the table's removal between rounds is not timed)
  *   same:     the same snapshot again (a reconnect): decode, compare, `nft list tables`; no change
- *   rule:     a delta with one FirewallRuleUpsert (a new rule at a random position, 20 members)
+ *   rule:     a delta with one FirewallRuleUpsert (a new rule at a random position naming 20
+ *             devices: a new member list)
  *   modify:   a delta changing one existing rule's ports
  *   member:   a delta with one FirewallMemberUpsert (a device's addresses change; every rule
  *             naming it gets set-element changes)
@@ -26,6 +27,8 @@ import { deleteNs, ip, isRoot, uniqueSuffix } from '../test/support/netns.js';
 export interface NftBenchOptions {
   aclRules: number;
   members: number;
+  /** Who the rules name (test/support/firewall-fixture.ts): group audiences, or random devices. */
+  sources: 'groups' | 'random';
   rounds: number;
   deltas: number;
   log?: (line: string) => void;
@@ -34,6 +37,9 @@ export interface NftBenchOptions {
 export interface NftBenchResult {
   firewallRules: number;
   setElements: number;
+  /** Source elements (address . member list) and distinct member lists. */
+  sourceElements: number;
+  memberLists: number;
   snapshotBytes: number;
   tableTextBytes: number;
   fullMs: number[];
@@ -55,21 +61,34 @@ const time = async (fn: () => Promise<unknown>) => {
   return performance.now() - t0;
 };
 
-export async function runNftBench({ aclRules, members, rounds, deltas, log = console.log }: NftBenchOptions): Promise<NftBenchResult> {
+export async function runNftBench({
+  aclRules,
+  members,
+  sources,
+  rounds,
+  deltas,
+  log = console.log,
+}: NftBenchOptions): Promise<NftBenchResult> {
   if (!isRoot()) throw new Error('the nft bench needs root (network namespaces)');
   const ns = `pgw-nft-${uniqueSuffix()}`;
   ip('netns', 'add', ns);
   try {
     const runner = createCommandRunner(['ip', 'netns', 'exec', ns]);
-    const firewall: Firewall = largeFirewall({ aclRules, members });
+    const firewall: Firewall = largeFirewall({ aclRules, members, sources });
     const bytes = toBinary(FirewallSchema, firewall);
     const decode = () => firewallFromProto(fromBinary(FirewallSchema, bytes));
     const model = decode();
-    const rendered = renderTable('wgbench0', model).text;
-    const setElements = (rendered.match(/ \. \d+[,;]/g) ?? []).length;
+    const table = renderTable('wgbench0', model);
+    const rendered = table.text;
+    const count = (line: string | undefined) => (line?.match(/ \. \d+(?=,| \})/g) ?? []).length;
+    const setLines = rendered.split('\n').filter((l) => l.startsWith('  set '));
+    const setElements = setLines.reduce((sum, l) => sum + count(l), 0);
+    const sourceElements = setLines.filter((l) => l.startsWith('  set src')).reduce((sum, l) => sum + count(l), 0);
     const result: NftBenchResult = {
       firewallRules: firewall.rules.length,
       setElements,
+      sourceElements,
+      memberLists: table.layout.lists.size,
       snapshotBytes: bytes.length,
       tableTextBytes: rendered.length,
       fullMs: [],
@@ -82,7 +101,9 @@ export async function runNftBench({ aclRules, members, rounds, deltas, log = con
       ruleDeltaJsMs: [],
       nftFloorMs: [],
     };
-    log(`${firewall.rules.length} firewall rules (${aclRules} ACL rules), ${members} members, snapshot ${bytes.length} bytes`);
+    log(
+      `${sources}: ${firewall.rules.length} firewall rules (${aclRules} ACL rules), ${members} members, ${table.layout.lists.size} member lists, ${setElements} set elements (${sourceElements} source), snapshot ${bytes.length} bytes`,
+    );
     const rnd = (() => {
       let s = 7;
       return () => {
@@ -118,6 +139,7 @@ export async function runNftBench({ aclRules, members, rounds, deltas, log = con
       };
       for (let i = 0; i < deltas; i++) {
         const rule = firewallRule(aclRules + 1 + i, rnd, members, 'allow');
+        rule.anySource = false;
         rule.members = Array.from({ length: 20 }, (_, j) => memberKey((i * 20 + j) % members));
         const added = await applyDelta(
           create(DeltaSchema, { revision: 2n, ops: [{ op: { case: 'firewallRuleUpsert', value: { rule } } }] }),

@@ -27,8 +27,9 @@ const nft = (args: string[], stdin?: string) =>
 
 /**
  * What a table means, independent of how it was built: the rules in evaluation order (acl →
- * buckets → rule chains), the default policy, each rule's lines and set elements with the rule
- * numbers replaced by rule ids.
+ * buckets → their lines, named by each line's comment), the default policy, each rule's lines and
+ * the set elements with the numbers replaced by names: a rule number by the rule's id, a member
+ * list number by the ids of the rules using it; the interval shards of one kind read as one set.
  */
 function viewOf(ifname: string): unknown {
   let text: string;
@@ -48,32 +49,48 @@ function viewOf(ifname: string): unknown {
     else {
       const joined = body.join(' ');
       const m = /elements = \{ (.*) \}/.exec(joined);
-      sets.set(name!, m ? m[1]!.split(/,\s*/) : []);
-    }
-  }
-  const idOf = new Map<string, string>();
-  for (const [name, lines] of chains) {
-    if (!name.startsWith('c_')) continue;
-    for (const l of lines) {
-      const n = /offset (\d+)/.exec(l)?.[1];
-      if (n) idOf.set(n, name.slice(2));
+      const merged = name!.replace(/_\d+$/, '');
+      sets.set(merged, [...(sets.get(merged) ?? []), ...(m ? m[1]!.split(/,\s*/) : [])]);
     }
   }
   const acl = chains.get('acl') ?? [];
-  const order = acl.flatMap((l) => {
+  const lines = acl.flatMap((l) => {
     const bucket = /^jump (b_\d+)$/.exec(l)?.[1];
-    return bucket ? (chains.get(bucket) ?? []).map((j) => j.replace(/^jump c_/, '')) : [];
+    return bucket ? (chains.get(bucket) ?? []) : [];
   });
-  const renumber = (s: string) =>
-    s
-      .replace(/offset (\d+)/g, (_, n) => `offset ${idOf.get(n) ?? `?${n}`}`)
-      .replace(/ \. (\d+)$/, (_, n) => ` . ${idOf.get(n) ?? `?${n}`}`);
+  const idOfLine = (l: string) => /comment "([^"]+)"$/.exec(l)?.[1] ?? '?';
+  const ruleOf = new Map<string, string>();
+  const usersOf = new Map<string, Set<string>>();
+  for (const l of lines) {
+    for (const m of l.matchAll(/offset (\d+) @(src|dst|l4)/g)) {
+      if (m[2] === 'src') usersOf.set(m[1]!, (usersOf.get(m[1]!) ?? new Set()).add(idOfLine(l)));
+      else ruleOf.set(m[1]!, idOfLine(l));
+    }
+  }
+  const listName = (n: string) => (usersOf.has(n) ? `list(${[...usersOf.get(n)!].sort().join(',')})` : `?list${n}`);
+  const ruleName = (n: string) => ruleOf.get(n) ?? `?${n}`;
+  const order = [...new Set(lines.map(idOfLine))];
+  const renumber = (l: string) =>
+    l.replace(
+      /offset (\d+) @(src[46]|dst[46]|l4)(_\d+)?/g,
+      (_, n, set) => `offset ${set.startsWith('src') ? listName(n) : ruleName(n)} @${set}`,
+    );
+  const rules: Record<string, string[]> = {};
+  for (const l of lines) {
+    const id = idOfLine(l);
+    rules[id] = [...(rules[id] ?? []), renumber(l)];
+  }
   return {
     head: [acl[0], acl.at(-1)],
     forward: chains.get('forward')?.map((l) => l.replace(`"${ifname}"`, '"<if>"')),
     order,
-    rules: Object.fromEntries(order.map((id) => [id, (chains.get(`c_${id}`) ?? []).map(renumber)])),
-    sets: Object.fromEntries([...sets].map(([name, elements]) => [name, elements.map(renumber).sort()])),
+    rules,
+    sets: Object.fromEntries(
+      [...sets].map(([name, elements]) => [
+        name,
+        elements.map((e) => e.replace(/ \. (\d+)$/, (_, n) => ` . ${name.startsWith('src') ? listName(n) : ruleName(n)}`)).sort(),
+      ]),
+    ),
   };
 }
 

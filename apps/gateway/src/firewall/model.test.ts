@@ -45,6 +45,10 @@ describe('firewall model', () => {
     );
     expect(r.ports).toEqual(['443-444', '8000-8200']);
     expect(r.members).toEqual(['d1', 'd2']);
+    // Canonical member order: numeric for d<id> (shorter first), as the control plane sends them.
+    expect(ruleFromProto(rule({ members: ['d10', 'd9', 'd10', 'x'] })).members).toEqual(['x', 'd9', 'd10']);
+    const sent = rule({ members: ['d2', 'd9', 'd10', 'd11'] });
+    expect(ruleFromProto(sent).members).toBe(sent.members);
     expect(r.protocols).toEqual(['tcp', 'udp']);
   });
 

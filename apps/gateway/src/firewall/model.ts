@@ -16,7 +16,7 @@ export interface FirewallRuleState {
   priority: number;
   verdict: Verdict;
   anySource: boolean;
-  /** Member keys, sorted and unique; empty when `anySource`. */
+  /** Member keys, unique, in `keyOrder`; empty when `anySource`. */
   members: readonly string[];
   /** True when the rule names no destination (any). */
   anyDestination: boolean;
@@ -57,6 +57,18 @@ const PROTOCOLS: Partial<Record<FirewallProtocol, Protocol>> = {
 
 const sortedUnique = <T extends string>(values: Iterable<T>): T[] => [...new Set(values)].sort();
 
+/**
+ * The canonical order of member keys: shorter first, then by text — the numeric order of
+ * `d<device id>`, in which the control plane already sends them (checked in one pass, no sort).
+ */
+export const keyOrder = (a: string, b: string): number => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+
+function memberKeys(keys: readonly string[]): readonly string[] {
+  let ordered = true;
+  for (let i = 1; i < keys.length && ordered; i++) ordered = keyOrder(keys[i - 1]!, keys[i]!) < 0;
+  return ordered ? keys : [...new Set(keys)].sort(keyOrder);
+}
+
 export function ruleFromProto(rule: FirewallRule): FirewallRuleState {
   const where = `firewall rule '${rule.id}'`;
   if (!RULE_ID.test(rule.id)) throw new StateError(`${where}: id must be 1-48 of [a-z0-9_]`);
@@ -73,7 +85,7 @@ export function ruleFromProto(rule: FirewallRule): FirewallRuleState {
     priority: rule.priority,
     verdict,
     anySource: rule.anySource,
-    members: rule.anySource ? [] : sortedUnique(rule.members),
+    members: rule.anySource ? [] : memberKeys(rule.members),
     anyDestination: rule.destinations.length === 0,
     dest4: v4,
     dest6: v6,

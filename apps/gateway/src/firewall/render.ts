@@ -4,44 +4,61 @@ import { compareRules, type FirewallRuleState, type FirewallState, type MemberSt
  * nft text for the firewall of one interface: `table inet palisade_<ifname>`, never another.
  *
  *   table inet palisade_wg0 {
- *     set src4, src6   source address . rule number          (the rules' members' addresses)
- *     set dst4, dst6   destination interval . rule number    (interval sets)
- *     set l4           protocol . port interval . rule number (interval set)
- *     chain c_<rule> { <matches> accept|drop }               one chain per rule
- *     chain b_<n> { jump c_<rule> … }                        buckets of consecutive rules, in order
+ *     set src4, src6          source address . list number        (addresses of each member list)
+ *     set dst4_k, dst6_k      destination interval . rule number  (k = rule number mod SHARDS)
+ *     set l4_k                protocol . port interval . rule number
+ *     chain b_<n> { <rule lines> … }                    buckets of consecutive rules, in order
  *     chain acl { ct state established,related accept; jump b_<n> …; accept|drop }
  *     chain forward { type filter hook forward priority filter; policy accept; iifname "wg0" jump acl }
  *   }
  *
- * Measured with nft 1.0.6 on 6,500 rules, and why it looks like this:
- * - Five named sets shared by all rules, each element carrying its rule's number, instead of sets
- *   per rule: the kernel finds a set by name with a linear scan of the table's sets, so thousands
- *   of per-rule sets made one apply quadratic (2,000 rules: 10 s of kernel time). A rule line
+ * Measured with nft 1.0.6 on 6,500 rules (docs/benchmarks.md), and why it looks like this:
+ * - Named sets shared by all rules, each element carrying a number, instead of sets per rule:
+ *   the kernel finds a set by name with a linear scan of the table's sets, so thousands of
+ *   per-rule sets made one apply quadratic (2,000 rules: 10 s of kernel time). A rule line
  *   selects its own elements by concatenating the packet's field with the constant
  *   `symhash mod 1 offset <number>` (nft has no literal constants in concatenations; symhash
- *   mod 1 is 0 for every packet, so the expression is the rule's number).
+ *   mod 1 is 0 for every packet, so the expression is the number).
+ * - Source addresses are tagged by *member list*, not by rule: rules naming the same members
+ *   (the same groups) share one list and its elements. Lists are interned by content (the
+ *   sorted member keys); a member's address change updates every list holding it; a list no rule
+ *   uses any more loses its elements in the same transaction.
+ * - Destination and port intervals (pipapo sets, whose insertion cost grows with the set) are
+ *   spread over SHARDS sets by rule number.
+ * - Rule lines sit directly in buckets of at most 2×BUCKET consecutive rules (no chain per rule:
+ *   6,500 chains and their jumps cost ~0.8 s of nft). A rule's change rewrites its bucket
+ *   (`flush chain` + its lines); a bucket split or removal rewrites the short `acl` chain. Every
+ *   line carries `comment "<rule id>"`.
  * - No positions or handles: `insert … position <handle>` and `--echo` make nft fetch the whole
- *   ruleset first (0.2–2 s on a large table). Rules sit in buckets of at most 2×BUCKET
- *   consecutive rules; placing a rule rewrites its bucket (`flush chain` + its jumps), and a
- *   bucket split or removal rewrites the short `acl` chain (one jump per bucket).
- * - A rule's own change flushes and refills only its chain and its elements; a member's address
- *   change is `add element`/`delete element` for the rules naming it.
+ *   ruleset first (0.2–2 s on a large table).
  * Every text is meant for ONE `nft -f` run: one atomic transaction. Pure.
  */
 export const tableName = (ifname: string): string => `palisade_${ifname}`;
-const chainOf = (id: string) => `c_${id}`;
 const bucketChain = (n: number) => `b_${n}`;
 
 /** Rules per bucket in a whole-table render; a bucket is split when it passes twice that. */
 export const BUCKET = 16;
+/** Interval sets of each kind (dst4, dst6, l4), chosen by rule number. */
+export const SHARDS = 16;
 
-/** How the applied table is laid out: the rule numbers used in set elements, and the buckets. */
+/** A distinct member list: its number (the source elements' last field) and how many rules use it. */
+export interface SourceList {
+  n: number;
+  keys: readonly string[];
+  refs: number;
+}
+
+/** How the applied table is laid out: the numbers used in set elements, and the buckets. */
 export interface Layout {
-  /** Number of each rule (its elements' last field). */
+  /** Number of each rule (its destination and port elements' last field). */
   numbers: ReadonlyMap<string, number>;
   /** The next unused rule number. */
   nextNumber: number;
-  /** Buckets in evaluation order: chain number and the rule ids it jumps to, in order. */
+  /** Member lists in use, by `listKey`. */
+  lists: ReadonlyMap<string, SourceList>;
+  /** The next unused list number. */
+  nextList: number;
+  /** Buckets in evaluation order: chain number and the rule ids it holds, in order. */
   buckets: readonly Bucket[];
   /** The next unused bucket number. */
   nextBucket: number;
@@ -58,18 +75,28 @@ export interface Rendered {
   layout: Layout;
 }
 
-type SetName = 'src4' | 'src6' | 'dst4' | 'dst6' | 'l4';
-const SETS: Record<SetName, string> = {
+const SET_TYPES = {
   src4: 'typeof ip saddr . symhash mod 1;',
   src6: 'typeof ip6 saddr . symhash mod 1;',
   dst4: 'typeof ip daddr . symhash mod 1; flags interval;',
   dst6: 'typeof ip6 daddr . symhash mod 1; flags interval;',
   l4: 'typeof meta l4proto . th dport . symhash mod 1; flags interval;',
 };
-const SET_NAMES = Object.keys(SETS) as SetName[];
+type IntervalKind = 'dst4' | 'dst6' | 'l4';
+const INTERVAL_KINDS: IntervalKind[] = ['dst4', 'dst6', 'l4'];
+/** Every set of the table, in declaration order, with its type. */
+const SETS: [string, string][] = [
+  ['src4', SET_TYPES.src4],
+  ['src6', SET_TYPES.src6],
+  ...INTERVAL_KINDS.flatMap((kind) => Array.from({ length: SHARDS }, (_, k): [string, string] => [`${kind}_${k}`, SET_TYPES[kind]])),
+];
+const shard = (kind: IntervalKind, n: number) => `${kind}_${n % SHARDS}`;
 const ALL_PORTS = '0-65535';
 
 const numberOf = (n: number) => `symhash mod 1 offset ${n}`;
+
+/** The member list a rule's sources come from: its sorted keys joined; null for any source. */
+export const listKey = (rule: FirewallRuleState): string | null => (rule.anySource ? null : rule.members.join('\n'));
 
 /**
  * nft 1.0.6 cannot delete an element of a concatenated interval set whose fields are all single
@@ -78,9 +105,13 @@ const numberOf = (n: number) => `symhash mod 1 offset ${n}`;
  */
 const asRange = (v: string) => (v.includes('-') || v.includes('/') ? v : `${v}-${v}`);
 
-function sourceAddresses(rule: FirewallRuleState, members: ReadonlyMap<string, MemberState>, family: 'v4' | 'v6'): Set<string> {
+/** The addresses of a member list in one family (unique). */
+function listAddresses(keys: readonly string[], members: ReadonlyMap<string, MemberState>, family: 'v4' | 'v6'): Set<string> {
   const out = new Set<string>();
-  for (const key of rule.members) for (const a of members.get(key)?.[family] ?? []) out.add(a);
+  for (const key of keys) {
+    const m = members.get(key);
+    if (m) for (const a of m[family]) out.add(a);
+  }
   return out;
 }
 
@@ -94,20 +125,33 @@ function l4Pairs(rule: FirewallRuleState): string[] {
   return rule.protocols.flatMap((p) => (p === 'icmp' ? icmp : [`${p} . ${ALL_PORTS}`]));
 }
 
-/** A rule's elements in each set, with its number. */
-function elementsOf(rule: FirewallRuleState, n: number, members: ReadonlyMap<string, MemberState>): Record<SetName, string[]> {
-  const tag = (values: Iterable<string>) => [...values].map((v) => `${v} . ${n}`);
-  return {
-    src4: rule.anySource ? [] : tag(sourceAddresses(rule, members, 'v4')),
-    src6: rule.anySource ? [] : tag(sourceAddresses(rule, members, 'v6')),
-    dst4: tag(rule.dest4.map(asRange)),
-    dst6: tag(rule.dest6.map(asRange)),
-    l4: tag(l4Pairs(rule)),
-  };
+/** Elements by set name. */
+type Elements = Map<string, string[]>;
+const addTo = (into: Elements, set: string, element: string) => {
+  const bag = into.get(set);
+  if (bag) bag.push(element);
+  else into.set(set, [element]);
+};
+
+/** A rule's destination and port elements, with its number, into `into`. */
+function ruleElements(rule: FirewallRuleState, n: number, into: Elements): void {
+  for (const d of rule.dest4) addTo(into, shard('dst4', n), `${asRange(d)} . ${n}`);
+  for (const d of rule.dest6) addTo(into, shard('dst6', n), `${asRange(d)} . ${n}`);
+  for (const p of l4Pairs(rule)) addTo(into, shard('l4', n), `${p} . ${n}`);
 }
 
-/** The match lines of a rule's chain, each ending with its verdict. */
-export function ruleLines(rule: FirewallRuleState, n: number): string[] {
+/** A rule's destination and port elements as `set element` strings (for diffs). */
+function ruleElementSet(rule: FirewallRuleState | undefined, n: number): Set<string> {
+  const out = new Set<string>();
+  if (!rule) return out;
+  const into: Elements = new Map();
+  ruleElements(rule, n, into);
+  for (const [set, elements] of into) for (const e of elements) out.add(`${set} ${e}`);
+  return out;
+}
+
+/** The match lines of a rule, each ending with its verdict and its id as the comment. */
+export function ruleLines(rule: FirewallRuleState, n: number, listNumber: number | null): string[] {
   const families: (4 | 6 | null)[] =
     rule.anySource && rule.anyDestination
       ? [null]
@@ -115,13 +159,14 @@ export function ruleLines(rule: FirewallRuleState, n: number): string[] {
         ? [4, 6]
         : ([rule.dest4.length > 0 ? 4 : undefined, rule.dest6.length > 0 ? 6 : undefined].filter((f) => f !== undefined) as (4 | 6)[]);
   const k = numberOf(n);
-  const l4 = l4Pairs(rule).length > 0 ? `meta l4proto . th dport . ${k} @l4 ` : '';
+  const end = `${rule.verdict} comment "${rule.id}"`;
+  const l4 = l4Pairs(rule).length > 0 ? `meta l4proto . th dport . ${k} @${shard('l4', n)} ` : '';
   return families.map((family) => {
-    if (family === null) return `${l4}${rule.verdict}`;
+    if (family === null) return `${l4}${end}`;
     const ip = family === 6 ? 'ip6' : 'ip';
-    const source = rule.anySource ? '' : `${ip} saddr . ${k} @src${family} `;
-    const destination = rule.anyDestination ? '' : `${ip} daddr . ${k} @dst${family} `;
-    return `${source}${destination}${l4}${rule.verdict}`;
+    const source = rule.anySource ? '' : `${ip} saddr . ${numberOf(listNumber ?? 0)} @src${family} `;
+    const destination = rule.anyDestination ? '' : `${ip} daddr . ${k} @${shard(family === 6 ? 'dst6' : 'dst4', n)} `;
+    return `${source}${destination}${l4}${end}`;
   });
 }
 
@@ -131,37 +176,70 @@ const policyLine = (state: FirewallState) => (state.defaultAllow ? 'accept' : 'd
 /** Removes the table if it exists (a no-op otherwise): `add` first so that `delete` cannot fail. */
 export const removeTableText = (ifname: string): string => `table inet ${tableName(ifname)} {}\ndelete table inet ${tableName(ifname)}\n`;
 
-const bucketLines = (ids: readonly string[]) => ids.map((id) => `jump ${chainOf(id)}`);
-
 function aclLines(state: FirewallState, buckets: readonly Bucket[]): string[] {
   return ['ct state established,related accept', ...buckets.map((b) => `jump ${bucketChain(b.n)}`), policyLine(state)];
 }
 
-/** The whole table, replacing any previous one atomically; rules are numbered 1… in order. */
+/** The lines of a bucket: its rules' lines in order. */
+function bucketLines(
+  ids: readonly string[],
+  state: FirewallState,
+  numbers: ReadonlyMap<string, number>,
+  lists: ReadonlyMap<string, SourceList>,
+) {
+  const out: string[] = [];
+  for (const id of ids) {
+    const rule = state.rules.get(id)!;
+    const key = listKey(rule);
+    for (const l of ruleLines(rule, numbers.get(id)!, key === null ? null : lists.get(key)!.n)) out.push(l);
+  }
+  return out;
+}
+
+/** A list's source elements (both families), tagged with its number, into `into`. */
+function listElements(keys: readonly string[], n: number, members: ReadonlyMap<string, MemberState>, into: Elements): void {
+  for (const a of listAddresses(keys, members, 'v4')) addTo(into, 'src4', `${a} . ${n}`);
+  for (const a of listAddresses(keys, members, 'v6')) addTo(into, 'src6', `${a} . ${n}`);
+}
+
+/** The whole table, replacing any previous one atomically; rules and lists are numbered 1… in order. */
 export function renderTable(ifname: string, state: FirewallState): Rendered {
   const rules = orderedRules(state);
-  const numbers = new Map(rules.map((r, i) => [r.id, i + 1]));
-  const elements: Record<SetName, string[]> = { src4: [], src6: [], dst4: [], dst6: [], l4: [] };
-  for (const rule of rules) {
-    const own = elementsOf(rule, numbers.get(rule.id)!, state.members);
-    for (const name of SET_NAMES) for (const e of own[name]) elements[name].push(e);
+  const numbers = new Map<string, number>();
+  const lists = new Map<string, SourceList>();
+  const elements: Elements = new Map();
+  for (const [i, rule] of rules.entries()) {
+    numbers.set(rule.id, i + 1);
+    ruleElements(rule, i + 1, elements);
+    const key = listKey(rule);
+    if (key === null) continue;
+    const known = lists.get(key);
+    if (known) known.refs++;
+    else {
+      const n = lists.size + 1;
+      lists.set(key, { n, keys: rule.members, refs: 1 });
+      listElements(rule.members, n, state.members, elements);
+    }
   }
   const buckets: Bucket[] = [];
   for (let i = 0; i < rules.length; i += BUCKET) buckets.push({ n: buckets.length + 1, ids: rules.slice(i, i + BUCKET).map((r) => r.id) });
   const out: string[] = [removeTableText(ifname), `table inet ${tableName(ifname)} {`];
-  for (const name of SET_NAMES) {
-    const body = elements[name].length > 0 ? ` elements = ${list(elements[name])};` : '';
-    out.push(`  set ${name} { ${SETS[name]}${body} }`);
+  for (const [name, type] of SETS) {
+    const own = elements.get(name);
+    out.push(`  set ${name} { ${type}${own ? ` elements = ${list(own)};` : ''} }`);
   }
-  const chain = (name: string, lines: string[]) => out.push(`  chain ${name} {`, ...lines.map((l) => `    ${l}`), '  }');
-  for (const rule of rules) chain(chainOf(rule.id), ruleLines(rule, numbers.get(rule.id)!));
-  for (const b of buckets) chain(bucketChain(b.n), bucketLines(b.ids));
+  const chain = (name: string, lines: string[]) => {
+    out.push(`  chain ${name} {`);
+    for (const l of lines) out.push(`    ${l}`);
+    out.push('  }');
+  };
+  for (const b of buckets) chain(bucketChain(b.n), bucketLines(b.ids, state, numbers, lists));
   chain('acl', aclLines(state, buckets));
   chain('forward', ['type filter hook forward priority filter; policy accept;', `iifname "${ifname}" jump acl`]);
   out.push('}');
   return {
     text: `${out.join('\n')}\n`,
-    layout: { numbers, nextNumber: rules.length + 1, buckets, nextBucket: buckets.length + 1 },
+    layout: { numbers, nextNumber: rules.length + 1, lists, nextList: lists.size + 1, buckets, nextBucket: buckets.length + 1 },
   };
 }
 
@@ -179,10 +257,10 @@ function insertionPoint(ids: readonly string[], rule: FirewallRuleState, rules: 
 
 /**
  * The transaction taking the table from `before` (applied, laid out as `layout`) to `after`,
- * touching only what differs: removed/added/changed rules (their chain, elements, and the bucket
- * that jumps to them), source elements of rules whose members' addresses changed, the `acl`
- * chain when buckets or the default policy change. Both states are managed. Empty text: nothing
- * to do.
+ * touching only what differs: removed/added/changed rules (their elements and the bucket that
+ * holds them), member lists that appear, disappear or hold a member whose addresses changed,
+ * the `acl` chain when buckets or the default policy change. Both states are managed. Empty
+ * text: nothing to do.
  */
 export function renderChanges(ifname: string, before: FirewallState, after: FirewallState, layout: Layout): Rendered {
   const t = `inet ${tableName(ifname)}`;
@@ -190,20 +268,19 @@ export function renderChanges(ifname: string, before: FirewallState, after: Fire
   const numbers = new Map(layout.numbers);
   let nextNumber = layout.nextNumber;
   let nextBucket = layout.nextBucket;
+  const lists = new Map(layout.lists);
+  let nextList = layout.nextList;
   const numberOfRule = (id: string) => {
     const v = numbers.get(id);
     if (v === undefined) throw new Error(`no number known for rule '${id}'`);
     return v;
   };
-  const adds: Record<SetName, string[]> = { src4: [], src6: [], dst4: [], dst6: [], l4: [] };
-  const deletes: Record<SetName, string[]> = { src4: [], src6: [], dst4: [], dst6: [], l4: [] };
-  const changeElements = (was: Record<SetName, string[]> | null, now: Record<SetName, string[]> | null, only?: SetName[]) => {
-    for (const name of only ?? SET_NAMES) {
-      const a = new Set(was?.[name] ?? []);
-      const b = new Set(now?.[name] ?? []);
-      for (const e of a) if (!b.has(e)) deletes[name].push(e);
-      for (const e of b) if (!a.has(e)) adds[name].push(e);
-    }
+  const adds: Elements = new Map();
+  const deletes: Elements = new Map();
+  const diff = (was: Set<string>, now: Set<string>, set?: string) => {
+    for (const e of was)
+      if (!now.has(e)) set ? addTo(deletes, set, e) : addTo(deletes, e.slice(0, e.indexOf(' ')), e.slice(e.indexOf(' ') + 1));
+    for (const e of now) if (!was.has(e)) set ? addTo(adds, set, e) : addTo(adds, e.slice(0, e.indexOf(' ')), e.slice(e.indexOf(' ') + 1));
   };
 
   const changedMembers = new Set<string>();
@@ -212,37 +289,68 @@ export function renderChanges(ifname: string, before: FirewallState, after: Fire
     for (const key of after.members.keys()) if (!before.members.has(key)) changedMembers.add(key);
   }
 
+  /** Lists whose rule count changed in this transaction. */
+  const touchedLists = new Set<string>();
+  const refer = (key: string | null, by: number) => {
+    if (key === null) return;
+    touchedLists.add(key);
+    const known = lists.get(key);
+    if (known) lists.set(key, { ...known, refs: known.refs + by });
+    else lists.set(key, { n: nextList++, keys: key === '' ? [] : key.split('\n'), refs: by });
+  };
+
   const toPlace: FirewallRuleState[] = [];
   const toUnplace = new Set<string>();
-  const ruleChains: string[] = [];
-  const removedChains: string[] = [];
-  const rulesChanged = before.rules !== after.rules;
-  for (const [id, old] of rulesChanged ? before.rules : []) {
+  /** Rules changed in place: their bucket is rewritten. */
+  const rewritten = new Set<string>();
+  for (const [id, old] of before.rules !== after.rules ? before.rules : []) {
     if (after.rules.has(id)) continue;
-    changeElements(elementsOf(old, numberOfRule(id), before.members), null);
-    removedChains.push(chainOf(id));
+    diff(ruleElementSet(old, numberOfRule(id)), new Set());
+    refer(listKey(old), -1);
     toUnplace.add(id);
     numbers.delete(id);
   }
-  for (const [id, rule] of rulesChanged || changedMembers.size > 0 ? after.rules : []) {
+  for (const [id, rule] of before.rules !== after.rules ? after.rules : []) {
     const old = before.rules.get(id);
     if (!old) {
       const n = nextNumber++;
       numbers.set(id, n);
-      changeElements(null, elementsOf(rule, n, after.members));
-      ruleChains.push(`add chain ${t} ${chainOf(id)}`, ...ruleLines(rule, n).map((l) => `add rule ${t} ${chainOf(id)} ${l}`));
+      diff(new Set(), ruleElementSet(rule, n));
+      refer(listKey(rule), 1);
       toPlace.push(rule);
     } else if (!sameRule(old, rule)) {
       const n = numberOfRule(id);
       if (old.priority !== rule.priority || old.verdict !== rule.verdict) {
         toUnplace.add(id);
         toPlace.push(rule);
+      } else rewritten.add(id);
+      diff(ruleElementSet(old, n), ruleElementSet(rule, n));
+      const [was, now] = [listKey(old), listKey(rule)];
+      if (was !== now) {
+        refer(was, -1);
+        refer(now, 1);
       }
-      changeElements(elementsOf(old, n, before.members), elementsOf(rule, n, after.members));
-      ruleChains.push(`flush chain ${t} ${chainOf(id)}`, ...ruleLines(rule, n).map((l) => `add rule ${t} ${chainOf(id)} ${l}`));
-    } else if (changedMembers.size > 0 && !rule.anySource && rule.members.some((m) => changedMembers.has(m))) {
-      const n = numberOfRule(id);
-      changeElements(elementsOf(old, n, before.members), elementsOf(rule, n, after.members), ['src4', 'src6']);
+    }
+  }
+
+  // Lists: new ones get their elements, unused ones lose them, the others follow their members.
+  for (const key of touchedLists) {
+    const l = lists.get(key)!;
+    const existed = layout.lists.has(key);
+    if (l.refs === 0) lists.delete(key);
+    if (existed && l.refs === 0) listElements(l.keys, l.n, before.members, deletes);
+    else if (!existed && l.refs > 0) listElements(l.keys, l.n, after.members, adds);
+  }
+  if (changedMembers.size > 0) {
+    for (const [key, l] of lists) {
+      if (!layout.lists.has(key) || !l.keys.some((k) => changedMembers.has(k))) continue;
+      for (const [family, set] of [
+        ['v4', 'src4'],
+        ['v6', 'src6'],
+      ] as const) {
+        const tag = (addresses: Set<string>) => new Set([...addresses].map((a) => `${a} . ${l.n}`));
+        diff(tag(listAddresses(l.keys, before.members, family)), tag(listAddresses(l.keys, after.members, family)), set);
+      }
     }
   }
 
@@ -254,12 +362,12 @@ export function renderChanges(ifname: string, before: FirewallState, after: Fire
     fresh: false,
   }));
   let aclDirty = before.defaultAllow !== after.defaultAllow;
-  if (toUnplace.size > 0) {
+  if (toUnplace.size > 0 || rewritten.size > 0) {
     for (const b of buckets) {
       if (b.ids.some((id) => toUnplace.has(id))) {
         b.ids = b.ids.filter((id) => !toUnplace.has(id));
         b.dirty = true;
-      }
+      } else if (rewritten.size > 0 && b.ids.some((id) => rewritten.has(id))) b.dirty = true;
     }
   }
   const removedBuckets = buckets.filter((b) => b.ids.length === 0 && b.dirty).map((b) => b.n);
@@ -286,21 +394,19 @@ export function renderChanges(ifname: string, before: FirewallState, after: Fire
     }
   }
 
-  out.push(...ruleChains);
   for (const b of buckets) {
     if (!b.dirty) continue;
     out.push(b.fresh ? `add chain ${t} ${bucketChain(b.n)}` : `flush chain ${t} ${bucketChain(b.n)}`);
-    out.push(...bucketLines(b.ids).map((l) => `add rule ${t} ${bucketChain(b.n)} ${l}`));
+    for (const l of bucketLines(b.ids, after, numbers, lists)) out.push(`add rule ${t} ${bucketChain(b.n)} ${l}`);
   }
   if (aclDirty) out.push(`flush chain ${t} acl`, ...aclLines(after, buckets).map((l) => `add rule ${t} acl ${l}`));
   for (const n of removedBuckets) out.push(`delete chain ${t} ${bucketChain(n)}`);
-  for (const chain of removedChains) out.push(`delete chain ${t} ${chain}`);
   // Deleting before adding: a changed rule may re-add an element it had under a different shape.
-  for (const name of SET_NAMES) if (deletes[name].length > 0) out.push(`delete element ${t} ${name} ${list(deletes[name])}`);
-  for (const name of SET_NAMES) if (adds[name].length > 0) out.push(`add element ${t} ${name} ${list(adds[name])}`);
+  for (const [name, elements] of deletes) out.push(`delete element ${t} ${name} ${list(elements)}`);
+  for (const [name, elements] of adds) out.push(`add element ${t} ${name} ${list(elements)}`);
 
   return {
     text: out.length > 0 ? `${out.join('\n')}\n` : '',
-    layout: { numbers, nextNumber, buckets: buckets.map(({ n, ids }) => ({ n, ids })), nextBucket },
+    layout: { numbers, nextNumber, lists, nextList, buckets: buckets.map(({ n, ids }) => ({ n, ids })), nextBucket },
   };
 }

@@ -38,6 +38,10 @@ const ruleIds = ['r1_allow', 'r1_deny', 'r1_claim', 'r2_allow', 'r2_a3_allow', '
 
 const subset = <T>(pool: T[], max: number) => fc.uniqueArray(fc.constantFrom(...pool), { maxLength: max });
 
+/** Member lists that several rules name (groups), in any order: the agent shares their elements. */
+const sharedLists = [['d1', 'd2', 'd3'], ['d3', 'd2', 'd1'], ['d4'], ['d2', 'd5', 'd99']];
+const membersArb = fc.oneof(subset([...memberKeys, 'd99'], 3), fc.constantFrom(...sharedLists));
+
 const memberArb = (key: string) =>
   fc.record({ key: fc.constant(key), addresses: fc.tuple(subset(v4, 2), subset(v6, 1)).map(([a, b]) => [...a, ...b]) });
 
@@ -47,7 +51,7 @@ const ruleArb = (id: string) =>
       priority: fc.constantFrom(0, 5, 100, 2_147_483_647, -3),
       verdict: fc.constantFrom(FirewallVerdict.ACCEPT, FirewallVerdict.DROP),
       anySource: fc.boolean(),
-      members: subset([...memberKeys, 'd99'], 3),
+      members: membersArb,
       destinations: subset(destinations, 3),
       ports: subset(portPool, 2),
       protocols: subset([FirewallProtocol.TCP, FirewallProtocol.UDP, FirewallProtocol.ICMP], 3),
