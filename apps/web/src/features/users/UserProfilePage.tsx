@@ -5,6 +5,7 @@ import { StateMessage } from '@/components/StateMessage';
 import { useModuleEnabled } from '@/features/app/modules';
 import { useAuthStore } from '@/features/auth/auth-store';
 import { ApiTokensCard } from '@/features/api-tokens/ApiTokensCard';
+import { AuthKeysCard } from '@/features/auth-keys/AuthKeysCard';
 import { AuthorizedAppsCard } from '@/features/authorized-apps/AuthorizedAppsCard';
 import { DevicesCard } from '@/features/devices/DevicesCard';
 import { MfaCard } from '@/features/mfa/MfaCard';
@@ -70,6 +71,7 @@ export function UserProfilePage() {
         <PasswordCard username={profile.username} isSelf={isSelf} isAdmin={isAdmin} />
         {isSelf ? <MfaCard username={profile.username} /> : isAdmin ? <ResetMfaCard user={profile} /> : null}
         {isOpenidEnabled ? <AuthorizedAppsCard username={profile.username} /> : null}
+        <AuthKeysCard username={profile.username} />
         <ApiTokensCard username={profile.username} />
       </div>
       {isWireguardEnabled ? <DevicesCard username={profile.username} /> : null}

@@ -1,0 +1,90 @@
+import type { AuthKey } from '@palisade/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Badge } from '@/components/Badge';
+import { Button } from '@/components/Button';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { StateMessage } from '@/components/StateMessage';
+import { formatDateTime } from '@/i18n/format';
+import { useTranslation } from '@/i18n/use-translation';
+import { problemMessage } from '@/lib/problem-message';
+import { AddAuthKeyDialog } from './AddAuthKeyDialog';
+import { authKeysQueryOptions, useDeleteAuthKey } from './auth-keys.queries';
+import { RenameAuthKeyDialog } from './RenameAuthKeyDialog';
+import './auth-keys.css';
+
+/** The profile's "Authentication keys": SSH and GPG public keys (docs/ssh-keys.md). */
+export function AuthKeysCard({ username }: { username: string }) {
+  const { t, language } = useTranslation();
+  const keys = useQuery(authKeysQueryOptions(username));
+  const remove = useDeleteAuthKey(username);
+  const [isAdding, setIsAdding] = useState(false);
+  const [renaming, setRenaming] = useState<AuthKey | undefined>(undefined);
+  const [deleting, setDeleting] = useState<AuthKey | undefined>(undefined);
+
+  let body: React.ReactNode;
+  if (keys.isPending) body = <StateMessage kind="loading" title={t('common.loading')} />;
+  else if (keys.isError) body = <StateMessage kind="error" title={problemMessage(t, keys.error)} onRetry={() => void keys.refetch()} />;
+  else if (keys.data.length === 0) body = <p className="field__hint">{t('authKeys.empty')}</p>;
+  else
+    body = (
+      <ul className="auth-keys" aria-label={t('authKeys.title')}>
+        {keys.data.map((key) => (
+          <li key={key.id} className="auth-keys__item">
+            <div className="auth-keys__text">
+              <span className="auth-keys__name">
+                {key.name} <Badge tone="neutral">{t(key.key_type === 'ssh' ? 'authKeys.type.ssh' : 'authKeys.type.gpg')}</Badge>
+              </span>
+              <code className="auth-keys__fingerprint">{key.fingerprint}</code>
+              <span className="field__hint">
+                {key.serial ? `${t('authKeys.serial', { serial: key.serial })} · ` : ''}
+                {t('authKeys.added', { date: formatDateTime(language, key.created_at) })}
+              </span>
+            </div>
+            <div className="auth-keys__actions">
+              <Button size="sm" onClick={() => setRenaming(key)} aria-label={t('authKeys.renameNamed', { name: key.name })}>
+                {t('authKeys.rename')}
+              </Button>
+              <Button
+                size="sm"
+                variant="danger"
+                onClick={() => setDeleting(key)}
+                aria-label={t('authKeys.deleteNamed', { name: key.name })}
+              >
+                {t('common.delete')}
+              </Button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    );
+
+  return (
+    <div className="card">
+      <div className="card__header">
+        <h2 className="card__title">{t('authKeys.title')}</h2>
+        <Button size="sm" onClick={() => setIsAdding(true)}>
+          {t('authKeys.add')}
+        </Button>
+      </div>
+      <div className="card__body">{body}</div>
+      {isAdding ? <AddAuthKeyDialog username={username} onClose={() => setIsAdding(false)} /> : null}
+      {renaming ? <RenameAuthKeyDialog username={username} authKey={renaming} onClose={() => setRenaming(undefined)} /> : null}
+      <ConfirmDialog
+        title={t('authKeys.deleteTitle')}
+        isOpen={deleting !== undefined}
+        onCancel={() => {
+          setDeleting(undefined);
+          remove.reset();
+        }}
+        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(undefined) })}
+        confirmLabel={t('common.delete')}
+        isDanger
+        isPending={remove.isPending}
+      >
+        <p>{t('authKeys.deleteText', { name: deleting?.name ?? '' })}</p>
+        {remove.isError ? <p className="banner banner--error">{problemMessage(t, remove.error)}</p> : null}
+      </ConfirmDialog>
+    </div>
+  );
+}
