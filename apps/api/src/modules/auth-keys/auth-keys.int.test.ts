@@ -4,6 +4,7 @@ import { generateKey } from 'openpgp';
 import sshpk from 'sshpk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authKeys, events } from '#src/db/schema/index.js';
+import { SYSTEM_ACTOR } from '#src/modules/events/event-actor.js';
 import { createTestApp, problemOf, type TestApp } from '#test/helpers.js';
 import {
   GPG_FINGERPRINT,
@@ -17,6 +18,7 @@ import {
   SSH_RSA_2048,
   SSH_RSA_2048_FINGERPRINT,
 } from './auth-key-fixtures.test-support.js';
+import { addUserKeys } from './auth-keys.service.js';
 
 /** A fresh ed25519 key pair: the public key line and the OpenSSH private key. */
 function freshSshKey(): { publicKey: string; privateKey: string } {
@@ -220,6 +222,48 @@ describe('Authentication keys: /user/{username}/auth_key and /user/{username}/ss
     expect(disabled.statusCode, disabled.body).toBe(200);
     const after = await t.request('GET', '/api/v1/user/carol/ssh_keys');
     expect([after.statusCode, after.body]).toEqual([200, '']);
+  });
+
+  it('addUserKeys stores card keys with the card serial in the caller transaction (YubiKey provisioning)', async () => {
+    await t.createUser('erin');
+    const erin = await t.login('erin', 'Passw0rd!user');
+    const user = (await t.request('GET', '/api/v1/user/erin', { cookie: admin })).json();
+    const ssh = freshSshKey().publicKey;
+    const added = await t.database.db.transaction((tx) =>
+      addUserKeys(
+        tx,
+        SYSTEM_ACTOR,
+        { id: user.id, username: 'erin' },
+        [
+          { name: 'YubiKey 5 SSH', key_type: 'ssh', key: ssh },
+          { name: 'YubiKey 5 GPG', key_type: 'gpg', key: GPG_PUBLIC },
+        ],
+        '12345678',
+      ),
+    );
+    expect(added.map((k) => [k.key_type, k.serial])).toEqual([
+      ['ssh', '12345678'],
+      ['gpg', '12345678'],
+    ]);
+    expect((await list(erin, 'erin')).map((k) => k.serial)).toEqual(['12345678', '12345678']);
+    expect((await t.request('GET', '/api/v1/user/erin/ssh_keys')).body).toBe(`${ssh.split(' ').slice(0, 2).join(' ')} YubiKey 5 SSH\n`);
+    // A failure rolls back with the caller's transaction: nothing from a half-provisioned card stays.
+    const other = freshSshKey().publicKey;
+    await expect(
+      t.database.db.transaction((tx) =>
+        addUserKeys(
+          tx,
+          SYSTEM_ACTOR,
+          { id: user.id, username: 'erin' },
+          [
+            { name: 'new', key_type: 'ssh', key: other },
+            { name: 'dup', key_type: 'ssh', key: ssh },
+          ],
+          '87654321',
+        ),
+      ),
+    ).rejects.toMatchObject({ code: 'auth_key.already_added' });
+    expect((await list(erin, 'erin')).length).toBe(2);
   });
 
   it('deleting the user deletes their keys', async () => {
