@@ -1,4 +1,4 @@
-import { API_TOKEN_PATTERN } from '@palisade/contracts';
+import { API_TOKEN_PATTERN, ROUTE_ACCESS } from '@palisade/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTokens, events, users } from '#src/db/schema/index.js';
@@ -160,6 +160,31 @@ describe('API tokens: /user/{username}/api_token and Authorization: Bearer', () 
     // the pending-MFA steps are never reachable with a token
     const pending = await as('POST', '/api/v1/auth/totp/verify', { code: '123456' });
     expect(pending.statusCode).toBe(401);
+  });
+
+  it('every GET route answers a token as it answers the owner’s cookie (same status), for a user and for an admin', async () => {
+    // Long-polls wait for events; the rest only read.
+    const skip = new Set(['GET /api/v1/activity_log/feed']);
+    const gets = Object.keys(ROUTE_ACCESS).filter((k) => k.startsWith('GET ') && !skip.has(k));
+    expect(gets.length).toBeGreaterThan(40);
+    const userToken = (await create(alice, 'alice', 'walk')).token;
+    const adminToken = (await create(admin, 'admin', 'walk')).token;
+    for (const [cookie, token, self] of [
+      [alice, userToken, 'alice'],
+      [admin, adminToken, 'admin'],
+    ] as const) {
+      for (const key of gets) {
+        const url = key
+          .slice(4)
+          .replace(/:(\w+)/g, (_m, param: string) => (param === 'username' ? self : param === 'name' || param === 'group' ? 'admin' : '1'));
+        const viaCookie = await t.request('GET', url, { cookie });
+        const viaToken = await t.request('GET', url, { headers: bearer(token) });
+        expect(
+          viaToken.statusCode,
+          `${key} as ${self}: cookie ${viaCookie.statusCode}, token ${viaToken.statusCode} ${viaToken.body.slice(0, 200)}`,
+        ).toBe(viaCookie.statusCode);
+      }
+    }
   });
 
   it("admin rights come from the owner's groups at each request, not at creation", async () => {
