@@ -40,6 +40,9 @@ import { oauthClientsRoutes } from '#src/modules/oauth-clients/oauth-clients.rou
 import { authKeysRoutes } from '#src/modules/auth-keys/auth-keys.routes.js';
 import { authorizedAppsRoutes } from '#src/modules/authorized-apps/authorized-apps.routes.js';
 import { apiTokensRoutes } from '#src/modules/api-tokens/api-tokens.routes.js';
+import { workersRoutes } from '#src/modules/workers/workers.routes.js';
+import { WorkersService } from '#src/modules/workers/workers.service.js';
+import { yubikeysRoutes } from '#src/modules/yubikeys/yubikeys.routes.js';
 import { accessPlugin } from '#src/plugins/access.js';
 import { csrfPlugin } from '#src/plugins/csrf.js';
 import { errorHandlerPlugin, sendFrameworkError } from '#src/plugins/error-handler.js';
@@ -262,6 +265,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authorizedAppsRoutes, { db: database.db });
   await app.register(apiTokensRoutes);
   await app.register(authKeysRoutes, { db: database.db });
+  await app.register(yubikeysRoutes, { db: database.db });
+  const workers = new WorkersService(database.db, { heartbeatTimeoutMs: env.WORKER_HEARTBEAT_TIMEOUT_SECONDS * 1000 });
+  await app.register(workersRoutes, { service: workers });
   await app.register(vpnSessionsRoutes, { db: database.db, secrets, publicUrl: env.PUBLIC_URL });
   await app.register(webauthnRoutes, { db: database.db, publicUrl: env.PUBLIC_URL });
   await app.register(emailCodeRoutes, { db: database.db, secrets });

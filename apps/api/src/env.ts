@@ -46,6 +46,8 @@ export const EnvSchema = z.object({
   STATS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** How often expired ACL rules are sent to gateways as removals (jobs/acl-expiry.ts). */
   ACL_EXPIRY_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+  /** A provisioning station is unavailable once it has not polled for this long (docs/provisioning.md). */
+  WORKER_HEARTBEAT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Connections this process keeps to PostgreSQL (ignored on the embedded database). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /** Argon2 hashes and verifications at once (lib/password.ts); default: CPUs − 1, at least 1. */

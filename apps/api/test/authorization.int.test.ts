@@ -122,6 +122,8 @@ const EXPECTED: Record<Access, Record<Actor, 401 | 403 | 'allowed'>> = {
   admin: { anonymous: 401, self: 403, other: 403, admin: 'allowed' },
   // The MFA sign-in steps take only a pending-MFA session (mfa.int.test.ts signs in that far).
   mfa_pending: { anonymous: 401, self: 401, other: 401, admin: 401 },
+  // Provisioning stations only: no session, whoever it is, passes (workers.int.test.ts signs in as a station).
+  worker: { anonymous: 401, self: 401, other: 401, admin: 401 },
 };
 
 describe('route-walking authorization', () => {

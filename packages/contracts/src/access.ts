@@ -11,8 +11,11 @@
  * - `admin`: members of a group with the admin flag.
  * - `mfa_pending`: only a pending-MFA session (password passed, second step not yet): the MFA
  *   sign-in steps. Anyone else, signed in or not, gets 401.
+ * - `worker`: only a provisioning station (`Authorization: Worker <token>`, docs/provisioning.md):
+ *   the route checks the token (the registration token to register, the station's own token
+ *   otherwise). Anyone else, signed in or not, gets 401.
  */
-export type Access = 'public' | 'user' | 'self_or_admin' | 'owner_or_admin' | 'admin' | 'mfa_pending';
+export type Access = 'public' | 'user' | 'self_or_admin' | 'owner_or_admin' | 'admin' | 'mfa_pending' | 'worker';
 
 /**
  * The module a route belongs to (settings `<module>_enabled`). While its module is disabled the
@@ -41,6 +44,8 @@ const wireguard = (access: Access, permission: string): RouteRule => ({ access, 
 const webhooks = (access: Access, permission: string): RouteRule => ({ access, permission, module: 'webhooks' });
 /** A route of the OpenID module (the provider and its apps). */
 const openidModule = (access: Access, permission: string): RouteRule => ({ access, permission, module: 'openid' });
+/** A route of the YubiKey provisioning module (settings `worker_enabled`). */
+const worker = (access: Access, permission: string): RouteRule => ({ access, permission, module: 'worker' });
 /** An enterprise-only route (spec §6). */
 const enterprise = (access: Access, permission: string): RouteRule => ({ access, permission, enterprise: true });
 
@@ -215,6 +220,19 @@ export const ROUTE_ACCESS = {
   'POST /api/v1/user/:username/api_token': rule('self_or_admin', 'api_token.create'),
   'DELETE /api/v1/user/:username/api_token/:id': rule('self_or_admin', 'api_token.delete'),
   'POST /api/v1/user/:username/api_token/:id/rename': rule('self_or_admin', 'api_token.rename'),
+
+  // YubiKey provisioning (docs/provisioning.md): admin routes, then the station routes.
+  'GET /api/v1/worker': worker('admin', 'worker.list'),
+  'GET /api/v1/worker/token': worker('admin', 'worker.read_token'),
+  'POST /api/v1/worker/job': worker('admin', 'worker.create_job'),
+  'GET /api/v1/worker/:id': worker('admin', 'worker.read_job'),
+  'DELETE /api/v1/worker/:id': worker('admin', 'worker.delete'),
+  'POST /api/v1/worker/register': worker('worker', 'worker.register'),
+  'POST /api/v1/worker/poll': worker('worker', 'worker.poll'),
+  'POST /api/v1/worker/job/:id/result': worker('worker', 'worker.report_job'),
+  'GET /api/v1/user/:username/yubikey': rule('self_or_admin', 'yubikey.list'),
+  'DELETE /api/v1/user/:username/yubikey/:id': rule('self_or_admin', 'yubikey.delete'),
+  'POST /api/v1/user/:username/yubikey/:id/rename': rule('self_or_admin', 'yubikey.rename'),
 } as const satisfies Record<string, RouteRule>;
 
 export type RouteKey = keyof typeof ROUTE_ACCESS;

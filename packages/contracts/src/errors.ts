@@ -86,6 +86,12 @@ export const ERROR_CODES = [
   'auth_key.too_weak',
   'api_token.not_found',
   'api_token.name_taken',
+  'worker.not_found',
+  'worker.unavailable',
+  'worker.name_taken',
+  'worker_job.not_found',
+  'worker_job.finished',
+  'yubikey.not_found',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -139,7 +139,13 @@ export const EVENT_CATALOGUE = {
   'api_token.renamed': { module: 'keys' },
   'api_token.deleted': { module: 'keys' },
 
-  'yubikey.provisioned': { module: 'provisioning', webhook: true, later: true },
+  'worker.registered': { module: 'provisioning' },
+  'worker.deleted': { module: 'provisioning' },
+  'worker.job_created': { module: 'provisioning' },
+  'yubikey.provisioned': { module: 'provisioning', webhook: true },
+  'yubikey.provisioning_failed': { module: 'provisioning' },
+  'yubikey.renamed': { module: 'provisioning' },
+  'yubikey.deleted': { module: 'provisioning' },
 } as const satisfies Record<string, EventTypeInfo>;
 
 export type EventType = keyof typeof EVENT_CATALOGUE;

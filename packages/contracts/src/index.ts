@@ -23,3 +23,4 @@ export * from './oauth-clients.js';
 export * from './authorized-apps.js';
 export * from './auth-keys.js';
 export * from './api-tokens.js';
+export * from './workers.js';

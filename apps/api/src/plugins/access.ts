@@ -48,6 +48,8 @@ export const accessPlugin = fp(async (app: FastifyInstance, options: AccessOptio
       if (session?.state !== 'mfa_pending') throw new HttpProblem(401, 'auth.unauthenticated', 'Sign in with your password first.');
       return;
     }
+    // Station routes check their own token, then the module (modules/workers/worker-auth.ts).
+    if (rule.access === 'worker') return;
     if (rule.access !== 'public' && session?.state !== 'active') {
       if (session?.state === 'mfa_pending') throw new HttpProblem(401, 'auth.mfa_required', 'Multi-factor authentication is required.');
       throw new HttpProblem(401, 'auth.unauthenticated', 'You need to sign in.');

@@ -268,6 +268,12 @@ export const ko: Catalogue = {
   'error.auth_key.too_weak': 'RSA 키는 2048비트 이상이어야 합니다',
   'error.api_token.not_found': 'API 토큰을 찾을 수 없습니다',
   'error.api_token.name_taken': '같은 이름의 API 토큰이 이미 있습니다',
+  'error.worker.not_found': '프로비저닝 스테이션을 찾을 수 없습니다.',
+  'error.worker.unavailable': '프로비저닝 스테이션을 사용할 수 없습니다.',
+  'error.worker.name_taken': '다른 스테이션이 이 이름으로 등록 중입니다. 다시 시도하세요.',
+  'error.worker_job.not_found': '프로비저닝 작업을 찾을 수 없습니다.',
+  'error.worker_job.finished': '이 프로비저닝 작업은 이미 끝났습니다.',
+  'error.yubikey.not_found': 'YubiKey를 찾을 수 없습니다.',
 
   'field.required': '필수 항목입니다',
   'field.invalid': '잘못된 값입니다',
@@ -1479,4 +1485,10 @@ export const ko: Catalogue = {
   'activity.event.api_token.renamed': 'API 토큰 이름 변경됨',
   'activity.event.api_token.deleted': 'API 토큰 삭제됨',
   'activity.event.yubikey.provisioned': '하드웨어 키 프로비저닝됨',
+  'activity.event.worker.registered': '프로비저닝 스테이션 등록됨',
+  'activity.event.worker.deleted': '프로비저닝 스테이션 삭제됨',
+  'activity.event.worker.job_created': 'YubiKey 프로비저닝 시작됨',
+  'activity.event.yubikey.provisioning_failed': 'YubiKey 프로비저닝 실패',
+  'activity.event.yubikey.renamed': 'YubiKey 이름 변경됨',
+  'activity.event.yubikey.deleted': 'YubiKey 삭제됨',
 };

@@ -285,6 +285,12 @@ export const pl: Catalogue = {
   'error.auth_key.too_weak': 'Klucze RSA muszą mieć co najmniej 2048 bitów',
   'error.api_token.not_found': 'Nie znaleziono tokenu API',
   'error.api_token.name_taken': 'Token API o tej nazwie już istnieje',
+  'error.worker.not_found': 'Nie znaleziono stacji przygotowania kluczy.',
+  'error.worker.unavailable': 'Stacja przygotowania kluczy jest niedostępna.',
+  'error.worker.name_taken': 'Inna stacja rejestruje się pod tą nazwą. Spróbuj ponownie.',
+  'error.worker_job.not_found': 'Nie znaleziono zadania przygotowania klucza.',
+  'error.worker_job.finished': 'To zadanie przygotowania klucza zostało już zakończone.',
+  'error.yubikey.not_found': 'Nie znaleziono klucza YubiKey.',
 
   'field.required': 'Pole wymagane',
   'field.invalid': 'Nieprawidłowa wartość',
@@ -1647,4 +1653,10 @@ export const pl: Catalogue = {
   'activity.event.api_token.renamed': 'Zmieniono nazwę tokenu API',
   'activity.event.api_token.deleted': 'Usunięto token API',
   'activity.event.yubikey.provisioned': 'Przygotowano klucz sprzętowy',
+  'activity.event.worker.registered': 'Zarejestrowano stację przygotowania kluczy',
+  'activity.event.worker.deleted': 'Usunięto stację przygotowania kluczy',
+  'activity.event.worker.job_created': 'Rozpoczęto przygotowanie klucza YubiKey',
+  'activity.event.yubikey.provisioning_failed': 'Przygotowanie klucza YubiKey nie powiodło się',
+  'activity.event.yubikey.renamed': 'Zmieniono nazwę klucza YubiKey',
+  'activity.event.yubikey.deleted': 'Usunięto klucz YubiKey',
 };

@@ -1,0 +1,34 @@
+/**
+ * Wakes a station's waiting poll when a job is queued for it (this process only; a poll served by
+ * another API instance sees the job at its next look, WorkersService.poll checks every second).
+ */
+export class JobSignal {
+  readonly #waiters = new Map<number, Set<() => void>>();
+  #closed = false;
+
+  notify(workerId: number): void {
+    for (const wake of this.#waiters.get(workerId) ?? []) wake();
+  }
+
+  /** Resolves after `ms`, on notify(workerId), or on close(), whichever is first. */
+  wait(workerId: number, ms: number): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const set = this.#waiters.get(workerId) ?? new Set();
+      this.#waiters.set(workerId, set);
+      const done = () => {
+        clearTimeout(timer);
+        set.delete(done);
+        if (set.size === 0) this.#waiters.delete(workerId);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      set.add(done);
+    });
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const set of this.#waiters.values()) for (const wake of [...set]) wake();
+  }
+}
