@@ -62,7 +62,7 @@ export const en = {
   'apiTokens.closeConfirm': 'Have you copied the token? You will not see it again.',
   'apiTokens.token': 'Token',
   'apiTokens.copy': 'Copy token',
-  'apiTokens.usage': 'Send it as the header Authorization: Bearer <token>. It acts with your permissions until you delete it.',
+  'apiTokens.usage': "Send it as the header Authorization: Bearer <token>. It acts with its owner's permissions until it is deleted.",
   'apiTokens.done': 'I have copied it',
   'apiTokens.created': 'created {{date}}',
   'apiTokens.lastUsed': 'last used {{date}}',

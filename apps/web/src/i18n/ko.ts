@@ -52,7 +52,7 @@ export const ko: Catalogue = {
   'apiTokens.closeConfirm': '토큰을 복사했습니까? 다시는 볼 수 없습니다.',
   'apiTokens.token': '토큰',
   'apiTokens.copy': '토큰 복사',
-  'apiTokens.usage': 'Authorization: Bearer <token> 헤더로 보내세요. 삭제할 때까지 내 권한으로 동작합니다.',
+  'apiTokens.usage': 'Authorization: Bearer <token> 헤더로 보내세요. 삭제될 때까지 소유자의 권한으로 동작합니다.',
   'apiTokens.done': '복사했습니다',
   'apiTokens.created': '{{date}}에 생성',
   'apiTokens.lastUsed': '마지막 사용 {{date}}',
