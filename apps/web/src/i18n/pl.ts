@@ -52,7 +52,8 @@ export const pl: Catalogue = {
   'apiTokens.closeConfirm': 'Czy token został skopiowany? Nie zobaczysz go ponownie.',
   'apiTokens.token': 'Token',
   'apiTokens.copy': 'Kopiuj token',
-  'apiTokens.usage': 'Wysyłaj go w nagłówku Authorization: Bearer <token>. Działa z uprawnieniami właściciela, dopóki nie zostanie usunięty.',
+  'apiTokens.usage':
+    'Wysyłaj go w nagłówku Authorization: Bearer <token>. Działa z uprawnieniami właściciela, dopóki nie zostanie usunięty.',
   'apiTokens.done': 'Token skopiowany, zamknij',
   'apiTokens.created': 'utworzony {{date}}',
   'apiTokens.lastUsed': 'ostatnio użyty {{date}}',
