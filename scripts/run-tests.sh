@@ -22,6 +22,10 @@ if ! command -v wg >/dev/null || ! command -v wireguard-go >/dev/null || ! comma
   say "Installing WireGuard tools, wireguard-go and nftables (apt) for the system tests"
   apt_install wireguard-tools wireguard-go nftables iproute2 iputils-ping
 fi
+if ! command -v gpg >/dev/null; then
+  say "Installing GnuPG (apt) for the YubiKey provisioning station tests"
+  apt_install gnupg
+fi
 bash scripts/ensure-postgres.sh
 install_dependencies
 
@@ -39,7 +43,7 @@ pnpm --filter @palisade/proto lint
 pnpm --filter @palisade/proto check
 
 say "Unit, integration and gateway system tests (vitest; real PostgreSQL, wireguard-go)"
-for pkg in contracts wireguard api web gateway; do
+for pkg in contracts wireguard api web gateway provisioner; do
   dir=packages/$pkg; [ -d "$dir" ] || dir=apps/$pkg
   (cd "$dir" && pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS/vitest-$pkg.json")
 done

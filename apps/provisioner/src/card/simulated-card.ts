@@ -1,0 +1,29 @@
+import { randomInt } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CardKeys, CardPort } from './card-port.js';
+
+/**
+ * A card for tests: it "moves" the keys by recording their fingerprints (and the key grips gpg
+ * would send to the card) in `dir`/<serial>.json, and answers a fresh 8-digit serial. With `error`
+ * set, the card step fails with that text, as a missing or locked card would.
+ */
+export class SimulatedCard implements CardPort {
+  constructor(private readonly options: { dir?: string | undefined; error?: string | undefined }) {}
+
+  async writeKeys(keys: CardKeys): Promise<{ serial: string }> {
+    if (this.options.error) throw new Error(this.options.error);
+    const serial = String(randomInt(10_000_000, 100_000_000));
+    const listing = await keys.home.gpg(['--with-colons', '--with-keygrip', '--list-secret-keys', keys.fingerprint]);
+    const subkeys = listing
+      .split('\n')
+      .filter((l) => l.startsWith('ssb:'))
+      .map((l) => ({ usage: l.split(':')[11] ?? '', id: l.split(':')[4] ?? '' }));
+    if (this.options.dir) {
+      await mkdir(this.options.dir, { recursive: true });
+      const record = { serial, fingerprint: keys.fingerprint, subkeys, moved_at: new Date().toISOString() };
+      await writeFile(join(this.options.dir, `${serial}.json`), JSON.stringify(record, null, 2));
+    }
+    return { serial };
+  }
+}
