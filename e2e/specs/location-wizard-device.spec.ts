@@ -30,8 +30,8 @@ test('an admin creates a location in the wizard; a user adds a device and downlo
   await form.getByRole('button', { name: 'Back' }).click();
   await expect(page.getByRole('heading', { name: 'How do you want to set up the location?' })).toBeVisible();
   await page.getByRole('button', { name: 'Next' }).click();
-  // Stored but not enforced yet: the form says so.
-  await expect(form.getByText('Not enforced yet').first()).toBeVisible();
+  // The ACL switch says what it does: gateways filter with the deployed rules.
+  await expect(form.getByText(/Gateways filter the traffic of VPN clients/)).toBeVisible();
 
   // Client-side validation (contracts schema) before anything is sent.
   await form.getByRole('button', { name: 'Create location' }).click();

@@ -1065,14 +1065,13 @@ export const en = {
     'A device reaches this location only while its owner has passed two-factor authentication for it (Connect in the device list). MFA-protected locations are not offered to network devices.',
   'locations.acl': 'Enable ACL',
   'locations.aclHint':
-    'Saved with the location but not enforced yet: no firewall rules are applied, so access inside the location stays unmanaged.',
+    'Gateways filter the traffic of VPN clients with the deployed rules of the Access control page. Off: nothing is filtered and gateways keep no firewall table.',
   'locations.aclDefaultAllow': 'Allow by default',
   'locations.aclDefaultAllowHint':
-    'Saved but not enforced yet. Once ACLs are enforced, traffic no rule matches is allowed; otherwise it is denied.',
+    'Traffic that no rule matches is allowed; off: it is denied. A rule still lets only its members reach its own destinations.',
   'locations.col.endpoint': 'Endpoint',
   'locations.col.security': 'MFA to connect',
   'locations.badge.mfa': 'MFA',
-  'locations.notEnforced': 'Not enforced yet',
   'locations.mfa.required': 'Required',
   'locations.mfa.notRequired': 'Not required',
   'locations.pendingPeers': {

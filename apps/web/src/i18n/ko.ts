@@ -1028,14 +1028,14 @@ export const ko: Catalogue = {
   'locations.mfaHint':
     '장치는 소유자가 해당 장치에 대해 2단계 인증을 통과한 동안에만 이 위치에 연결됩니다(장치 목록의 연결). MFA로 보호되는 위치는 네트워크 장치에 제공되지 않습니다.',
   'locations.acl': 'ACL 사용',
-  'locations.aclHint': '위치에 저장되지만 아직 적용되지 않습니다. 방화벽 규칙이 적용되지 않으므로 위치 내부 접근은 관리되지 않습니다.',
+  'locations.aclHint':
+    '게이트웨이가 접근 제어 페이지에서 배포된 규칙으로 VPN 클라이언트의 트래픽을 필터링합니다. 끄면 아무것도 필터링하지 않으며 게이트웨이에 방화벽 테이블이 남지 않습니다.',
   'locations.aclDefaultAllow': '기본 허용',
   'locations.aclDefaultAllowHint':
-    '저장되지만 아직 적용되지 않습니다. ACL이 적용되면 규칙과 일치하지 않는 트래픽을 허용하고, 끄면 거부합니다.',
+    '어떤 규칙과도 일치하지 않는 트래픽을 허용합니다. 끄면 거부합니다. 규칙의 대상에는 여전히 그 규칙의 구성원만 접근할 수 있습니다.',
   'locations.col.endpoint': '엔드포인트',
   'locations.col.security': '연결 시 MFA',
   'locations.badge.mfa': 'MFA',
-  'locations.notEnforced': '아직 적용되지 않음',
   'locations.mfa.required': '필수',
   'locations.mfa.notRequired': '필요 없음',
   'locations.pendingPeers': {

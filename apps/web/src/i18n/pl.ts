@@ -1138,14 +1138,13 @@ export const pl: Catalogue = {
     'Urządzenie łączy się z tą lokalizacją tylko wtedy, gdy jego właściciel przeszedł dla niego uwierzytelnianie dwuetapowe (Połącz na liście urządzeń). Lokalizacje chronione MFA nie są dostępne dla urządzeń sieciowych.',
   'locations.acl': 'Włącz ACL',
   'locations.aclHint':
-    'Zapisywane w lokalizacji, ale jeszcze nie egzekwowane: nie są stosowane żadne reguły zapory, więc dostęp w lokalizacji pozostaje niezarządzany.',
+    'Bramy filtrują ruch klientów VPN według reguł wdrożonych na stronie Kontrola dostępu. Wyłączone: nic nie jest filtrowane, a bramy nie utrzymują tabeli zapory.',
   'locations.aclDefaultAllow': 'Domyślnie zezwalaj',
   'locations.aclDefaultAllowHint':
-    'Zapisywane, ale jeszcze nie egzekwowane. Gdy ACL zaczną działać, ruch niepasujący do żadnej reguły będzie dozwolony; w przeciwnym razie blokowany.',
+    'Ruch niepasujący do żadnej reguły jest dozwolony; wyłączone: jest blokowany. Do celów danej reguły nadal docierają tylko jej członkowie.',
   'locations.col.endpoint': 'Punkt końcowy',
   'locations.col.security': 'MFA przy łączeniu',
   'locations.badge.mfa': 'MFA',
-  'locations.notEnforced': 'Jeszcze nie egzekwowane',
   'locations.mfa.required': 'Wymagane',
   'locations.mfa.notRequired': 'Niewymagane',
   'locations.pendingPeers': {

@@ -1,6 +1,5 @@
 import { type NetworkBody, NetworkBodySchema } from '@palisade/contracts';
 import { type FormEvent, type ReactNode, useState } from 'react';
-import { Badge } from '@/components/Badge';
 import { Button } from '@/components/Button';
 import { CheckboxField } from '@/components/CheckboxField';
 import { TagInput } from '@/components/TagInput';
@@ -65,11 +64,6 @@ export function LocationForm({
     onValuesChange: (values: string[]) => form.setValue(name, values),
     error: listError(form.errors, name),
   });
-  const notEnforced = (label: string) => (
-    <>
-      {label} <Badge tone="warning">{t('locations.notEnforced')}</Badge>
-    </>
-  );
   const flag = (name: 'mfa_enabled' | 'acl_enabled' | 'acl_default_allow') => ({
     name,
     checked: v[name],
@@ -111,11 +105,10 @@ export function LocationForm({
         />
         <GroupsPicker className="form-grid__wide" value={v.allowed_groups} onChange={(groups) => form.setValue('allowed_groups', groups)} />
         <div className="form-grid__wide check-list location-form__flags">
-          {/* Stored, not enforced yet (MFA and ACL enforcement come later): the form says so. */}
           <CheckboxField label={t('locations.mfa')} hint={t('locations.mfaHint')} {...flag('mfa_enabled')} />
-          <CheckboxField label={notEnforced(t('locations.acl'))} hint={t('locations.aclHint')} {...flag('acl_enabled')} />
+          <CheckboxField label={t('locations.acl')} hint={t('locations.aclHint')} {...flag('acl_enabled')} />
           <CheckboxField
-            label={notEnforced(t('locations.aclDefaultAllow'))}
+            label={t('locations.aclDefaultAllow')}
             hint={t('locations.aclDefaultAllowHint')}
             disabled={!v.acl_enabled}
             {...flag('acl_default_allow')}
