@@ -27,8 +27,12 @@ describe('provision', () => {
 
     const record = JSON.parse(await readFile(join(dir, `${result.serial}.json`), 'utf8'));
     expect(record.fingerprint).toMatch(/^[0-9A-F]{40}$/);
+    // Signature, encryption, authentication: the primary key first (as the real card's check reads them).
+    expect(record.slots).toHaveLength(3);
+    expect(record.slots[0]).toBe(record.fingerprint);
     // The encryption (cv25519) and authentication subkeys went to the card with the primary key.
-    expect(record.subkeys.map((s: { usage: string }) => s.usage).sort()).toEqual(['a', 'e']);
+    // In this order: keytocard moves `key 1` to the encryption slot and `key 2` to authentication.
+    expect(record.subkeys.map((s: { usage: string }) => s.usage)).toEqual(['e', 'a']);
     const after = (await readdir(tmpdir())).filter((n) => n.startsWith('palisade-gnupg-'));
     expect(after.sort()).toEqual(before.sort());
   });

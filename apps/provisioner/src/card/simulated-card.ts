@@ -2,11 +2,13 @@ import { randomInt } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CardKeys, CardPort } from './card-port.js';
+import { keyFingerprints } from './edit-key-dialog.js';
 
 /**
- * A card for tests: it "moves" the keys by recording their fingerprints (and the key grips gpg
- * would send to the card) in `dir`/<serial>.json, and answers a fresh 8-digit serial. With `error`
- * set, the card step fails with that text, as a missing or locked card would.
+ * A card for tests: it "moves" the keys by recording the fingerprints the real card's signature,
+ * encryption and authentication slots would hold (and the subkeys' usages) in `dir`/<serial>.json,
+ * and answers a fresh 8-digit serial. With `error` set, the card step fails with that text, as a
+ * missing or locked card would.
  */
 export class SimulatedCard implements CardPort {
   constructor(private readonly options: { dir?: string | undefined; error?: string | undefined }) {}
@@ -21,7 +23,13 @@ export class SimulatedCard implements CardPort {
       .map((l) => ({ usage: l.split(':')[11] ?? '', id: l.split(':')[4] ?? '' }));
     if (this.options.dir) {
       await mkdir(this.options.dir, { recursive: true });
-      const record = { serial, fingerprint: keys.fingerprint, subkeys, moved_at: new Date().toISOString() };
+      const record = {
+        serial,
+        fingerprint: keys.fingerprint,
+        slots: keyFingerprints(listing),
+        subkeys,
+        moved_at: new Date().toISOString(),
+      };
       await writeFile(join(this.options.dir, `${serial}.json`), JSON.stringify(record, null, 2));
     }
     return { serial };
