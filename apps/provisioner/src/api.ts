@@ -47,7 +47,9 @@ export class StationApi {
 
   /** A job, or undefined when none came within the wait. */
   async poll(token: string, waitSeconds: number, signal?: AbortSignal): Promise<Task | undefined> {
-    const res = await this.call('poll', token, { wait_seconds: waitSeconds }, signal);
+    // A poll the API (or a proxy) never answers is abandoned, so the station polls again.
+    const timeout = AbortSignal.timeout((waitSeconds + 30) * 1000);
+    const res = await this.call('poll', token, { wait_seconds: waitSeconds }, signal ? AbortSignal.any([signal, timeout]) : timeout);
     return res.status === 204 ? undefined : ((await res.json()) as Task);
   }
 

@@ -6,6 +6,11 @@ export class JobSignal {
   readonly #waiters = new Map<number, Set<() => void>>();
   #closed = false;
 
+  /** After close() (the API is stopping): waiting polls answer at once. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   notify(workerId: number): void {
     for (const wake of this.#waiters.get(workerId) ?? []) wake();
   }

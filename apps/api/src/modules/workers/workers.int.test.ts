@@ -4,6 +4,7 @@ import { authKeys, events, settings, workers, yubikeys } from '#src/db/schema/in
 import { sha256 } from '#src/lib/crypto.js';
 import { freshSshPublicKey, GPG_FINGERPRINT, GPG_PUBLIC } from '#src/modules/auth-keys/auth-key-fixtures.test-support.js';
 import { createTestApp, type TestApp } from '#test/helpers.js';
+import { WorkersService } from './workers.service.js';
 
 const station = (token: string) => ({ authorization: `Worker ${token}` });
 
@@ -210,6 +211,18 @@ describe('YubiKey provisioning: /worker/* and /user/{username}/yubikey', () => {
     expect((await t.request('GET', '/api/v1/user/bob/yubikey', { cookie: admin })).json()).toMatchObject([{ serial: '555' }]);
     const cardKeys = await t.database.db.select().from(authKeys).where(eq(authKeys.serial, '555'));
     expect(cardKeys).toHaveLength(2);
+  });
+
+  it('a stopping API answers waiting polls at once (they do not hold up the shutdown)', async () => {
+    const service = new WorkersService(t.database.db, { heartbeatTimeoutMs: 60_000 });
+    const worker = await service.register(registration, 'stopping', { ip: '192.0.2.9' });
+    const row = await service.authenticate(worker.token);
+    if (!row) throw new Error('no worker');
+    const started = Date.now();
+    const waiting = service.poll(row, '192.0.2.9', 25);
+    service.signal.close();
+    expect(await waiting).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('while the module is disabled stations hear 404 module.disabled (after their token check)', async () => {

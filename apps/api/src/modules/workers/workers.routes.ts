@@ -28,7 +28,8 @@ import type { WorkersService } from './workers.service.js';
 export const workersRoutes: FastifyPluginAsyncZod<{ service: WorkersService }> = async (app, { service }) => {
   const tags = ['provisioning'];
   app.decorateRequest('worker', null);
-  app.addHook('onClose', async () => service.signal.close());
+  // Before the server waits for in-flight requests: waiting polls answer 204 instead of holding it up.
+  app.addHook('preClose', async () => service.signal.close());
 
   /** The station routes' check: their token (401 first), then the module (404 while disabled). */
   const moduleEnabled = async () => {

@@ -156,7 +156,7 @@ export class WorkersService {
       const job = await repo.takeJob(worker.id);
       if (job) return this.task(repo, job);
       const left = deadline - Date.now();
-      if (left <= 0) return undefined;
+      if (left <= 0 || this.signal.closed) return undefined;
       await this.signal.wait(worker.id, Math.min(left, RECHECK_MS));
     }
   }
