@@ -23,6 +23,7 @@ describe('parseEnv', () => {
       STATS_RETENTION_DAYS: 30,
       ACL_EXPIRY_INTERVAL_MS: 5000,
       DATABASE_POOL_SIZE: 10,
+      WORKER_HEARTBEAT_TIMEOUT_SECONDS: 60,
     });
   });
 
