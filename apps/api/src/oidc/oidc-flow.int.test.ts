@@ -389,6 +389,40 @@ describe('OpenID provider: openid-client as the relying party', () => {
     expect(callback.searchParams.get('state')).toBe(started.state);
   });
 
+  it('consent commits with its event: when the event cannot be recorded, no grant is stored and the decision can be made again', async () => {
+    await newUser('oidcada');
+    const app = await registerApp();
+    const browser = new Browser(issuer);
+    const started = await authorize(app.config, browser);
+    const uid = new URL(started.location, issuer).searchParams.get('interaction') ?? '';
+    await consoleLogin(browser, 'oidcada');
+    const grants = async () => {
+      const rows = await t.database.db.execute(
+        sql`select count(*)::int as n from oidc_artifacts where model = 'Grant' and client_id = ${app.clientId}`,
+      );
+      return (rows as unknown as { rows: { n: number }[] }).rows[0]?.n;
+    };
+    // The activity log refuses this app's authorization event (a stand-in for any failure after the grant was written).
+    await t.database.db.execute(
+      sql.raw(`create or replace function palisade_test_refuse_event() returns trigger language plpgsql as $$
+      begin if new.type = 'oauth_app.authorized' and new.object_id = '${app.clientId}' then raise exception 'refused by test'; end if; return new; end $$`),
+    );
+    await t.database.db.execute(
+      sql`create trigger palisade_test_refuse_event before insert on events for each row execute function palisade_test_refuse_event()`,
+    );
+    try {
+      const decided = await browser.fetch(`/api/v1/oauth/authorize?interaction=${uid}&allow=true`, { method: 'POST' });
+      expect(decided.status).toBe(500);
+      expect(await grants()).toBe(0);
+    } finally {
+      await t.database.db.execute(sql`drop trigger palisade_test_refuse_event on events`);
+      await t.database.db.execute(sql`drop function palisade_test_refuse_event()`);
+    }
+    const callback = await consent(browser, uid);
+    expect(callback.searchParams.get('code')).toBeTruthy();
+    expect(await grants()).toBe(1);
+  });
+
   it('binds the interaction to the browser that started it', async () => {
     await newUser('oidcivy');
     const app = await registerApp();

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '#src/db/client.js';
@@ -76,9 +77,22 @@ const revokeStatement = preparedRows<never, 'grantId'>((p) => sql`delete from oi
  * provider constructs it with the model name). No state in the process: every replica reads the
  * same rows. Clients are not stored here: `Client` reads the admins' `oauth_clients` table.
  */
+/**
+ * The transaction an interaction's artifact writes join (`withArtifactTransaction`): the user's
+ * consent (the grant and the interaction's result) commits with its activity-log event, or not at
+ * all. Outside it the adapter uses the pool.
+ */
+const artifactTransaction = new AsyncLocalStorage<Db>();
+const current = (pool: Db): Db => artifactTransaction.getStore() ?? pool;
+
+/** Runs `fn` with the adapter's statements on `tx` (a transaction handle of `db.transaction`). */
+export function withArtifactTransaction<T>(tx: Db, fn: () => Promise<T>): Promise<T> {
+  return artifactTransaction.run(tx, fn);
+}
+
 export function databaseAdapter(
   db: Db,
-  findClient: (clientId: string) => Promise<AdapterPayload | undefined>,
+  findClient: (clientId: string, db: Db) => Promise<AdapterPayload | undefined>,
 ): new (
   model: string,
 ) => Adapter {
@@ -93,7 +107,7 @@ export function databaseAdapter(
     async #settled(): Promise<RequestWrites | undefined> {
       const writes = requestWrites.getStore();
       if (writes) {
-        await writes.settle(db);
+        await writes.settle(current(db));
         writes.forgetReads();
       }
       return writes;
@@ -113,9 +127,9 @@ export function databaseAdapter(
         expires_at: expiresIn ? new Date(Date.now() + expiresIn * 1000).toISOString() : null,
       };
       const writes = requestWrites.getStore();
-      if (writes && DEFERRED_UPSERTS.has(this.model)) return writes.store(row, db);
+      if (writes && DEFERRED_UPSERTS.has(this.model)) return writes.store(row, current(db));
       await this.#settled();
-      await upsertStatement(db, {
+      await upsertStatement(current(db), {
         model: row.model,
         id: row.id,
         payload: JSON.stringify(row.payload),
@@ -129,7 +143,7 @@ export function databaseAdapter(
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      if (this.model === 'Client') return findClient(id);
+      if (this.model === 'Client') return findClient(id, current(db));
       const writes = requestWrites.getStore();
       if (writes && !writes.pending && this.model === 'Grant') {
         const grant = writes.takeGrant(id);
@@ -137,42 +151,42 @@ export function databaseAdapter(
       }
       await this.#settled();
       if (writes && DEFERRED_CONSUMES.has(this.model)) {
-        const [row] = await findWithGrant(db, { model: this.model, key: id });
+        const [row] = await findWithGrant(current(db), { model: this.model, key: id });
         if (row?.grant_id) writes.rememberGrant(row.grant_id, row.grant_payload ?? null);
         if (row?.account_id) writes.rememberAccount(row.account_id, row.account ?? null);
         return rowPayload(row);
       }
-      const [row] = await findById(db, { model: this.model, key: id });
+      const [row] = await findById(current(db), { model: this.model, key: id });
       return rowPayload(row);
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
       await this.#settled();
-      const [row] = await findByUid(db, { model: this.model, key: uid });
+      const [row] = await findByUid(current(db), { model: this.model, key: uid });
       return rowPayload(row);
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
       await this.#settled();
-      const [row] = await findByUserCode(db, { model: this.model, key: userCode });
+      const [row] = await findByUserCode(current(db), { model: this.model, key: userCode });
       return rowPayload(row);
     }
 
     async consume(id: string): Promise<void> {
       const writes = requestWrites.getStore();
-      if (writes && DEFERRED_CONSUMES.has(this.model)) return writes.consume(this.model, id, db);
+      if (writes && DEFERRED_CONSUMES.has(this.model)) return writes.consume(this.model, id, current(db));
       await this.#settled();
-      await consumeStatement(db, { model: this.model, id });
+      await consumeStatement(current(db), { model: this.model, id });
     }
 
     async destroy(id: string): Promise<void> {
       await this.#settled();
-      await destroyStatement(db, { model: this.model, id });
+      await destroyStatement(current(db), { model: this.model, id });
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
       await this.#settled();
-      await revokeStatement(db, { grantId });
+      await revokeStatement(current(db), { grantId });
     }
   };
 }

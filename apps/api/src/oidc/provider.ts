@@ -59,7 +59,7 @@ export interface ProviderOptions {
 export function createProvider(options: ProviderOptions): Provider {
   const { db, secrets, hooks } = options;
   const configuration: Configuration = {
-    adapter: databaseAdapter(db, (clientId) => findClientMetadata(db, secrets, clientId)),
+    adapter: databaseAdapter(db, (clientId, q) => findClientMetadata(q, secrets, clientId)),
     findAccount: (_ctx, sub) => findAccount(db, sub),
     claims: {
       // Claims the provider sets itself; `amr` (with `mfa` when the console session passed MFA)

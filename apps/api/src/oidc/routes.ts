@@ -17,6 +17,7 @@ import { actorOf } from '#src/plugins/session.js';
 import { findClientMetadata } from './clients.js';
 import type { OidcHost } from './host.js';
 import { denyInteraction, finishInteraction, type Interaction, promptForced, requestedScopes } from './interactions.js';
+import { withArtifactTransaction } from './provider.repo.js';
 import { rotateSigningKeys } from './signing-keys.js';
 
 const notFound = () =>
@@ -88,23 +89,26 @@ export const openidInteractionRoutes: FastifyPluginAsyncZod<{ host: OidcHost; db
       if (!client) throw notFound();
       const provider = await host.provider();
       const object = { type: 'oauth_app', id: clientId, name: String(client.client_name ?? clientId) };
-      if (allow === 'false') {
-        const url = await denyInteraction(interaction);
-        await recordEvent(db, { type: 'oauth_app.access_denied', actor: userActor(actor), object });
-        return { url };
-      }
-      const finished = await finishInteraction(provider, db, interaction, {
-        userId: actor.userId,
-        mfaPassed: request.session?.mfaPassed === true,
+      // The decision (grant, interaction result) commits with its event, or not at all.
+      const finished = await db.transaction(async (raw) => {
+        const tx = raw as unknown as Db;
+        return withArtifactTransaction(tx, async () => {
+          if (allow === 'false') {
+            const url = await denyInteraction(interaction);
+            await recordEvent(tx, { type: 'oauth_app.access_denied', actor: userActor(actor), object });
+            return { url };
+          }
+          const done = await finishInteraction(provider, tx, interaction, {
+            userId: actor.userId,
+            mfaPassed: request.session?.mfaPassed === true,
+          });
+          if (!done) return undefined;
+          await recordEvent(tx, { type: 'oauth_app.authorized', actor: userActor(actor), object, details: { scopes: done.scopes } });
+          return { url: done.url };
+        });
       });
       if (!finished) throw notFound();
-      await recordEvent(db, {
-        type: 'oauth_app.authorized',
-        actor: userActor(actor),
-        object,
-        details: { scopes: finished.scopes },
-      });
-      return { url: finished.url };
+      return finished;
     },
   );
 
