@@ -61,7 +61,7 @@ test('settings: tabs per spec, honest about what is not available, one save mode
     const form = page.getByRole('form', { name: 'Global' });
     await expect(form.getByRole('button', { name: 'Save' })).toBeDisabled();
     await expect(form.getByRole('checkbox', { name: 'Webhooks' })).toBeEnabled();
-    await expect(form.getByRole('checkbox', { name: 'YubiKey provisioning' })).toBeDisabled();
+    await expect(form.getByRole('checkbox', { name: 'YubiKey provisioning' })).toBeEnabled();
     await expect(form.getByRole('checkbox', { name: 'OpenID Connect provider' })).toBeEnabled();
     await form.getByLabel('Instance name').fill(name);
     await expect(form.getByText('Unsaved changes')).toBeVisible();
@@ -98,6 +98,7 @@ test('with the WireGuard module off its navigation, screens and device sections 
       'Users',
       'Groups',
       'Webhooks',
+      'Provisioners',
       'OpenID apps',
       'Settings',
       'Activity log',

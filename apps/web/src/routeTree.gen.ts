@@ -18,6 +18,7 @@ import { Route as AuthRedirectRouteImport } from './routes/auth.redirect'
 import { Route as AuthedAdminConnectedUsersRouteImport } from './routes/_authed/_admin/connected-users'
 import { Route as AuthedAdminGroupsRouteImport } from './routes/_authed/_admin/groups'
 import { Route as AuthedAdminNetworkDevicesRouteImport } from './routes/_authed/_admin/network-devices'
+import { Route as AuthedAdminProvisionersRouteImport } from './routes/_authed/_admin/provisioners'
 import { Route as AuthedAdminSettingsRouteImport } from './routes/_authed/_admin/settings'
 import { Route as AuthedActivityLogIndexRouteImport } from './routes/_authed/activity-log.index'
 import { Route as AuthedActivityLogLiveRouteImport } from './routes/_authed/activity-log.live'
@@ -84,6 +85,11 @@ const AuthedAdminNetworkDevicesRoute =
     path: '/network-devices',
     getParentRoute: () => AuthedAdminRoute,
   } as any)
+const AuthedAdminProvisionersRoute = AuthedAdminProvisionersRouteImport.update({
+  id: '/provisioners',
+  path: '/provisioners',
+  getParentRoute: () => AuthedAdminRoute,
+} as any)
 const AuthedAdminSettingsRoute = AuthedAdminSettingsRouteImport.update({
   id: '/settings',
   path: '/settings',
@@ -201,6 +207,7 @@ export interface FileRoutesByFullPath {
   '/connected-users': typeof AuthedAdminConnectedUsersRoute
   '/groups': typeof AuthedAdminGroupsRoute
   '/network-devices': typeof AuthedAdminNetworkDevicesRoute
+  '/provisioners': typeof AuthedAdminProvisionersRoute
   '/settings': typeof AuthedAdminSettingsRoute
   '/activity-log/live': typeof AuthedActivityLogLiveRoute
   '/users/$username': typeof AuthedUsersUsernameRoute
@@ -230,6 +237,7 @@ export interface FileRoutesByTo {
   '/connected-users': typeof AuthedAdminConnectedUsersRoute
   '/groups': typeof AuthedAdminGroupsRoute
   '/network-devices': typeof AuthedAdminNetworkDevicesRoute
+  '/provisioners': typeof AuthedAdminProvisionersRoute
   '/settings': typeof AuthedAdminSettingsRoute
   '/activity-log/live': typeof AuthedActivityLogLiveRoute
   '/users/$username': typeof AuthedUsersUsernameRoute
@@ -262,6 +270,7 @@ export interface FileRoutesById {
   '/_authed/_admin/connected-users': typeof AuthedAdminConnectedUsersRoute
   '/_authed/_admin/groups': typeof AuthedAdminGroupsRoute
   '/_authed/_admin/network-devices': typeof AuthedAdminNetworkDevicesRoute
+  '/_authed/_admin/provisioners': typeof AuthedAdminProvisionersRoute
   '/_authed/_admin/settings': typeof AuthedAdminSettingsRoute
   '/_authed/activity-log/live': typeof AuthedActivityLogLiveRoute
   '/_authed/users/$username': typeof AuthedUsersUsernameRoute
@@ -293,6 +302,7 @@ export interface FileRouteTypes {
     | '/connected-users'
     | '/groups'
     | '/network-devices'
+    | '/provisioners'
     | '/settings'
     | '/activity-log/live'
     | '/users/$username'
@@ -322,6 +332,7 @@ export interface FileRouteTypes {
     | '/connected-users'
     | '/groups'
     | '/network-devices'
+    | '/provisioners'
     | '/settings'
     | '/activity-log/live'
     | '/users/$username'
@@ -353,6 +364,7 @@ export interface FileRouteTypes {
     | '/_authed/_admin/connected-users'
     | '/_authed/_admin/groups'
     | '/_authed/_admin/network-devices'
+    | '/_authed/_admin/provisioners'
     | '/_authed/_admin/settings'
     | '/_authed/activity-log/live'
     | '/_authed/users/$username'
@@ -445,6 +457,13 @@ declare module '@tanstack/react-router' {
       path: '/network-devices'
       fullPath: '/network-devices'
       preLoaderRoute: typeof AuthedAdminNetworkDevicesRouteImport
+      parentRoute: typeof AuthedAdminRoute
+    }
+    '/_authed/_admin/provisioners': {
+      id: '/_authed/_admin/provisioners'
+      path: '/provisioners'
+      fullPath: '/provisioners'
+      preLoaderRoute: typeof AuthedAdminProvisionersRouteImport
       parentRoute: typeof AuthedAdminRoute
     }
     '/_authed/_admin/settings': {
@@ -594,6 +613,7 @@ interface AuthedAdminRouteChildren {
   AuthedAdminConnectedUsersRoute: typeof AuthedAdminConnectedUsersRoute
   AuthedAdminGroupsRoute: typeof AuthedAdminGroupsRoute
   AuthedAdminNetworkDevicesRoute: typeof AuthedAdminNetworkDevicesRoute
+  AuthedAdminProvisionersRoute: typeof AuthedAdminProvisionersRoute
   AuthedAdminSettingsRoute: typeof AuthedAdminSettingsRoute
   AuthedAdminAclAliasesRoute: typeof AuthedAdminAclAliasesRoute
   AuthedAdminLocationsIdRoute: typeof AuthedAdminLocationsIdRoute
@@ -616,6 +636,7 @@ const AuthedAdminRouteChildren: AuthedAdminRouteChildren = {
   AuthedAdminConnectedUsersRoute: AuthedAdminConnectedUsersRoute,
   AuthedAdminGroupsRoute: AuthedAdminGroupsRoute,
   AuthedAdminNetworkDevicesRoute: AuthedAdminNetworkDevicesRoute,
+  AuthedAdminProvisionersRoute: AuthedAdminProvisionersRoute,
   AuthedAdminSettingsRoute: AuthedAdminSettingsRoute,
   AuthedAdminAclAliasesRoute: AuthedAdminAclAliasesRoute,
   AuthedAdminLocationsIdRoute: AuthedAdminLocationsIdRoute,

@@ -23,6 +23,7 @@ const PAGE_TITLES: Partial<Record<keyof FileRoutesById, MessageKey>> = {
   '/_authed/_admin/webhooks/': 'webhooks.title',
   '/_authed/_admin/webhooks/$id': 'webhooks.deliveries',
   '/_authed/_admin/openid-apps/': 'openidApps.title',
+  '/_authed/_admin/provisioners': 'provisioners.title',
   '/_authed/_admin/acl/': 'acl.title',
   '/_authed/_admin/acl/aliases': 'acl.title',
   '/_authed/_admin/acl/rules/new': 'acl.rule.add',

@@ -42,6 +42,7 @@ const EVERY_ENTRY = [
   'Network devices',
   'Access control',
   'Webhooks',
+  'Provisioners',
   'OpenID apps',
   'Settings',
   'Activity log',
@@ -68,7 +69,7 @@ describe('console shell', { timeout: 30_000 }, () => {
     await renderSignedIn('/locations', { me: () => jsonResponse(200, admin), settings: { wireguard_enabled: false } });
     expect(await screen.findByRole('heading', { name: 'Module disabled' })).toBeTruthy();
     const labels = Array.from(nav().querySelectorAll('a')).map((a) => a.textContent);
-    expect(labels).toEqual(['Users', 'Groups', 'Webhooks', 'OpenID apps', 'Settings', 'Activity log', 'My profile']);
+    expect(labels).toEqual(['Users', 'Groups', 'Webhooks', 'Provisioners', 'OpenID apps', 'Settings', 'Activity log', 'My profile']);
     await waitFor(() => expect(document.title).toBe('Module disabled · Acme VPN'));
   });
 
@@ -84,6 +85,13 @@ describe('console shell', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('heading', { name: 'Module disabled' })).toBeTruthy();
     const labels = Array.from(nav().querySelectorAll('a')).map((a) => a.textContent);
     expect(labels).toEqual(EVERY_ENTRY.filter((label) => label !== 'OpenID apps'));
+  });
+
+  it('with the provisioning module off: no Provisioners entry, and its screen says the module is disabled', async () => {
+    await renderSignedIn('/provisioners', { me: () => jsonResponse(200, admin), settings: { worker_enabled: false } });
+    expect(await screen.findByRole('heading', { name: 'Module disabled' })).toBeTruthy();
+    const labels = Array.from(nav().querySelectorAll('a')).map((a) => a.textContent);
+    expect(labels).toEqual(EVERY_ENTRY.filter((label) => label !== 'Provisioners'));
   });
 
   it('a module switched off elsewhere: its first module.disabled answer refreshes the switches and the screen goes', async () => {

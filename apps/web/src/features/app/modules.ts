@@ -3,11 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { essentialsQueryOptions } from './app.queries';
 
 /** Console modules an administrator can switch off in the settings (Global tab). */
-export type ConsoleModule = 'wireguard' | 'webhooks' | 'openid';
+export type ConsoleModule = 'wireguard' | 'webhooks' | 'worker' | 'openid';
 
 const FLAGS: Record<ConsoleModule, keyof SettingsEssentials> = {
   wireguard: 'wireguard_enabled',
   webhooks: 'webhooks_enabled',
+  worker: 'worker_enabled',
   openid: 'openid_enabled',
 };
 
@@ -24,6 +25,7 @@ const MODULE_PATHS: Record<ConsoleModule, readonly RegExp[]> = {
     /^\/users\/[^/]+\/add-device\/?$/,
   ],
   webhooks: [/^\/webhooks(\/|$)/],
+  worker: [/^\/provisioners(\/|$)/],
   openid: [/^\/openid-apps(\/|$)/],
 };
 

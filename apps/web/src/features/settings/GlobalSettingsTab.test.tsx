@@ -63,11 +63,18 @@ describe('Settings › Global: activity log retention and the egress allow-list'
     expect(puts[0]).toMatchObject({ activity_log_retention_days: 0, egress_allow_cidrs: ['192.168.0.0/16', '127.0.0.0/8'] });
   });
 
-  it('lets the webhooks module be switched (it has screens now); the modules without any stay disabled', async () => {
+  it('lets the webhooks and YubiKey provisioning modules be switched (both have screens now)', async () => {
     renderTab(DEFAULT_SETTINGS);
     const form = await screen.findByRole('form', { name: 'Global' });
     expect((within(form).getByRole('checkbox', { name: 'Webhooks' }) as HTMLInputElement).disabled).toBe(false);
-    expect((within(form).getByRole('checkbox', { name: 'YubiKey provisioning' }) as HTMLInputElement).disabled).toBe(true);
+    const worker = within(form).getByRole('checkbox', { name: 'YubiKey provisioning' }) as HTMLInputElement;
+    expect(worker.disabled).toBe(false);
+    const hint = document.getElementById(worker.getAttribute('aria-describedby') ?? '')?.textContent ?? '';
+    expect(hint).toContain('When off, the Provisioners screen disappears');
+    fireEvent.click(worker);
+    fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0]).toMatchObject({ worker_enabled: false });
   });
 
   it('the OpenID provider switch works: it says what turning it off does, and saving sends openid_enabled', async () => {

@@ -13,11 +13,11 @@ import { SettingsFormActions, useSettingsLeaveGuard } from './SettingsFormAction
 import { useUpdateSettings } from './settings.mutations';
 import { settingsQueryOptions } from './settings.queries';
 
-/** Module switches: WireGuard, webhooks and OpenID hide their screens; the worker's says it does nothing yet. */
+/** Module switches: each hides its screens (its API routes answer 404 `module.disabled`). */
 const MODULES = [
   ['wireguard_enabled', 'settings.module.wireguard', 'settings.module.wireguardHint'],
   ['webhooks_enabled', 'settings.module.webhooks', 'settings.module.webhooksHint'],
-  ['worker_enabled', 'settings.module.worker', 'settings.moduleUnavailable'],
+  ['worker_enabled', 'settings.module.worker', 'settings.module.workerHint'],
   ['openid_enabled', 'settings.module.openid', 'settings.module.openidHint'],
 ] as const satisfies readonly (readonly [keyof Settings, MessageKey, MessageKey])[];
 
@@ -100,7 +100,6 @@ function GlobalSettingsForm({ settings, update }: { settings: Settings; update: 
               label={t(label)}
               hint={t(hint)}
               checked={form.values[name]}
-              disabled={hint === 'settings.moduleUnavailable'}
               onCheckedChange={(v) => form.setValue(name, v)}
             />
           ))}

@@ -23,6 +23,7 @@ const ADMIN_ITEMS: readonly NavItem[] = [
   { to: '/network-devices', label: 'nav.networkDevices', icon: 'devices', module: 'wireguard' },
   { to: '/acl', label: 'nav.acl', icon: 'acl', module: 'wireguard' },
   { to: '/webhooks', label: 'nav.webhooks', icon: 'webhooks', module: 'webhooks' },
+  { to: '/provisioners', label: 'nav.provisioners', icon: 'provisioners', module: 'worker' },
   { to: '/openid-apps', label: 'nav.openidApps', icon: 'key', module: 'openid' },
   { to: '/settings', label: 'nav.settings', icon: 'settings' },
 ];
