@@ -10,6 +10,7 @@ import { AuthorizedAppsCard } from '@/features/authorized-apps/AuthorizedAppsCar
 import { DevicesCard } from '@/features/devices/DevicesCard';
 import { MfaCard } from '@/features/mfa/MfaCard';
 import { ResetMfaCard } from '@/features/mfa/ResetMfaCard';
+import { YubikeysCard } from '@/features/yubikeys/YubikeysCard';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
 import { PasswordCard } from './PasswordCard';
@@ -71,6 +72,7 @@ export function UserProfilePage() {
         <PasswordCard username={profile.username} isSelf={isSelf} isAdmin={isAdmin} />
         {isSelf ? <MfaCard username={profile.username} /> : isAdmin ? <ResetMfaCard user={profile} /> : null}
         {isOpenidEnabled ? <AuthorizedAppsCard username={profile.username} /> : null}
+        <YubikeysCard username={profile.username} />
         <AuthKeysCard username={profile.username} />
         <ApiTokensCard username={profile.username} />
       </div>

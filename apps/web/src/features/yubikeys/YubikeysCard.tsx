@@ -1,0 +1,95 @@
+import type { AuthKey, Yubikey } from '@palisade/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { Badge } from '@/components/Badge';
+import { Button } from '@/components/Button';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { StateMessage } from '@/components/StateMessage';
+import { authKeysQueryOptions } from '@/features/auth-keys/auth-keys.queries';
+import { formatDateTime } from '@/i18n/format';
+import { useTranslation } from '@/i18n/use-translation';
+import { problemMessage } from '@/lib/problem-message';
+import { RenameYubikeyDialog } from './RenameYubikeyDialog';
+import { useDeleteYubikey, yubikeysQueryOptions } from './yubikeys.queries';
+import '@/features/auth-keys/auth-keys.css';
+
+/** The profile's "YubiKey": provisioned cards, their serial and their keys (auth keys with that serial). */
+export function YubikeysCard({ username }: { username: string }) {
+  const { t, language } = useTranslation();
+  const yubikeys = useQuery(yubikeysQueryOptions(username));
+  const keys = useQuery(authKeysQueryOptions(username));
+  const remove = useDeleteYubikey(username);
+  const [renaming, setRenaming] = useState<Yubikey | undefined>(undefined);
+  const [deleting, setDeleting] = useState<Yubikey | undefined>(undefined);
+  const keysOf = (serial: string): AuthKey[] => (keys.data ?? []).filter((key) => key.serial === serial);
+
+  let body: ReactNode;
+  if (yubikeys.isPending) body = <StateMessage kind="loading" title={t('common.loading')} />;
+  else if (yubikeys.isError)
+    body = <StateMessage kind="error" title={problemMessage(t, yubikeys.error)} onRetry={() => void yubikeys.refetch()} />;
+  else if (yubikeys.data.length === 0) body = <p className="field__hint">{t('yubikeys.empty')}</p>;
+  else
+    body = (
+      <ul className="auth-keys" aria-label={t('yubikeys.title')}>
+        {yubikeys.data.map((yubikey) => {
+          const cardKeys = keysOf(yubikey.serial);
+          return (
+            <li key={yubikey.id} className="auth-keys__item">
+              <div className="auth-keys__text">
+                <span className="auth-keys__name">{yubikey.name}</span>
+                <span className="field__hint">
+                  {t('yubikeys.serial', { serial: yubikey.serial })} ·{' '}
+                  {t('yubikeys.added', { date: formatDateTime(language, yubikey.created_at) })}
+                </span>
+                {keys.isSuccess ? <span className="field__hint">{t('yubikeys.keyCount', { count: cardKeys.length })}</span> : null}
+                {cardKeys.map((key) => (
+                  <span key={key.id}>
+                    <Badge tone="neutral">{t(key.key_type === 'ssh' ? 'authKeys.type.ssh' : 'authKeys.type.gpg')}</Badge>{' '}
+                    <code className="auth-keys__fingerprint">{key.fingerprint}</code>
+                  </span>
+                ))}
+              </div>
+              <div className="auth-keys__actions">
+                <Button size="sm" onClick={() => setRenaming(yubikey)} aria-label={t('yubikeys.renameNamed', { name: yubikey.name })}>
+                  {t('yubikeys.rename')}
+                </Button>
+                <Button
+                  size="sm"
+                  variant="danger"
+                  onClick={() => setDeleting(yubikey)}
+                  aria-label={t('yubikeys.deleteNamed', { name: yubikey.name })}
+                >
+                  {t('common.delete')}
+                </Button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    );
+
+  return (
+    <div className="card">
+      <div className="card__header">
+        <h2 className="card__title">{t('yubikeys.title')}</h2>
+      </div>
+      <div className="card__body">{body}</div>
+      {renaming ? <RenameYubikeyDialog username={username} yubikey={renaming} onClose={() => setRenaming(undefined)} /> : null}
+      <ConfirmDialog
+        title={t('yubikeys.deleteTitle')}
+        isOpen={deleting !== undefined}
+        onCancel={() => {
+          setDeleting(undefined);
+          remove.reset();
+        }}
+        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(undefined) })}
+        confirmLabel={t('common.delete')}
+        isDanger
+        isPending={remove.isPending}
+      >
+        <p>{t('yubikeys.deleteText', { name: deleting?.name ?? '' })}</p>
+        {remove.isError ? <p className="banner banner--error">{problemMessage(t, remove.error)}</p> : null}
+      </ConfirmDialog>
+    </div>
+  );
+}
