@@ -60,3 +60,24 @@ test('provisioners: the setup panel gives the registration token; a station that
   expect((await station.post('/api/v1/worker/poll', { headers: stationAuth, data: { wait_seconds: 0 } })).status()).toBe(401);
   await station.dispose();
 });
+
+test('the YubiKey provisioning switch hides Provisioners and closes the provisioning API until it is turned back on', async ({ page }) => {
+  await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  try {
+    await navigate(page, 'Settings');
+    const form = page.getByRole('form', { name: 'Global' });
+    await form.getByRole('checkbox', { name: 'YubiKey provisioning' }).uncheck();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Settings saved.')).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Provisioners' })).toHaveCount(0);
+    expect((await page.context().request.get('/api/v1/worker')).status()).toBe(404);
+    await page.goto('/provisioners');
+    await expect(page.getByRole('heading', { name: 'Module disabled' })).toBeVisible();
+  } finally {
+    expect((await page.context().request.patch('/api/v1/settings', { data: { worker_enabled: true } })).status()).toBe(200);
+  }
+  await page.goto('/provisioners');
+  await expect(page.getByRole('heading', { name: 'Provisioners', level: 1 })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Provisioners' })).toBeVisible();
+});
