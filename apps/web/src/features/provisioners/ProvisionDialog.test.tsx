@@ -101,6 +101,25 @@ describe('ProvisionDialog', () => {
     expect(polls).toBeLessThanOrEqual(seen + 1);
   });
 
+  it('suggests users from a server search as the name is typed', async () => {
+    const searches: string[] = [];
+    setFetchHandler(async (request) => {
+      const url = new URL(request.url);
+      if (url.pathname !== '/api/v1/user') return new Response(null, { status: 404 });
+      searches.push(url.searchParams.get('search') ?? '');
+      return jsonResponse(200, {
+        items: [{ id: 3, username: 'anna', first_name: 'Anna', last_name: 'Nowak' }],
+        total: 1,
+        page: 1,
+        per_page: 10,
+      });
+    });
+    const { dialog } = renderDialog();
+    fireEvent.change(within(dialog).getByLabelText(/Username/), { target: { value: 'an' } });
+    await waitFor(() => expect(dialog.querySelector('datalist option')?.getAttribute('value')).toBe('anna'));
+    expect(searches).toEqual(['an']);
+  });
+
   it('says so when the job status cannot be read', async () => {
     states = [];
     setFetchHandler(async (request) => (request.method === 'POST' ? jsonResponse(201, { id: 7 }) : new Response(null, { status: 500 })));

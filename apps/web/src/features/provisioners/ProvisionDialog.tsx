@@ -1,12 +1,14 @@
 import type { Worker } from '@palisade/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { Button } from '@/components/Button';
 import { Dialog } from '@/components/Dialog';
 import { SelectField } from '@/components/SelectField';
 import { TextField } from '@/components/TextField';
+import { userSuggestionsQueryOptions } from '@/features/users/users.queries';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useCreateWorkerJob } from './provisioners.mutations';
 import { JOB_POLL_MS, workerJobQueryOptions } from './provisioners.queries';
 
@@ -26,6 +28,9 @@ export function ProvisionDialog({ workers, onClose, pollMs = JOB_POLL_MS }: Prov
   const { t } = useTranslation();
   const available = workers.filter((w) => w.available);
   const [username, setUsername] = useState('');
+  const listId = useId();
+  // Suggestions come from a server search (the first matches), never the whole user list.
+  const suggestions = useQuery(userSuggestionsQueryOptions(useDebouncedValue(username.trim(), 250)));
   const [worker, setWorker] = useState(available[0]?.name ?? '');
   const [jobId, setJobId] = useState<number | undefined>(undefined);
   const create = useCreateWorkerJob();
@@ -65,7 +70,12 @@ export function ProvisionDialog({ workers, onClose, pollMs = JOB_POLL_MS }: Prov
     >
       <form id="provision-form" className="form-grid" onSubmit={onSubmit} noValidate>
         <p className="form-grid__wide muted">{t('provisioners.provisionHint')}</p>
-        <TextField label={t('provisioners.user')} value={username} onValueChange={setUsername} autoComplete="off" required />
+        <TextField label={t('provisioners.user')} value={username} onValueChange={setUsername} autoComplete="off" list={listId} required />
+        <datalist id={listId}>
+          {suggestions.data?.items.map((u) => (
+            <option key={u.id} value={u.username}>{`${u.first_name} ${u.last_name}`}</option>
+          ))}
+        </datalist>
         {available.length === 0 ? (
           <p className="form-grid__wide" role="alert">
             {t('provisioners.noneAvailable')}
