@@ -80,7 +80,11 @@ async function revisionOf(locationId: number): Promise<bigint> {
 /** Waits until the gateway received everything committed so far. */
 async function settled(g: TestGateway, locationId: number): Promise<void> {
   const target = await revisionOf(locationId);
-  await waitFor(`revision ${target}`, () => lastRevision(g) >= target);
+  await waitFor(`revision ${target}`, () => lastRevision(g) >= target).catch((e: Error) => {
+    // What the gateway had when the wait gave up: a stream that ended (and why) or one left behind.
+    const state = g.ended ? `its stream ended (${g.error?.message ?? 'no error'})` : 'its stream still open';
+    throw new Error(`${e.message}: the gateway received up to revision ${lastRevision(g)}, ${state}`);
+  });
 }
 
 async function aclLocation(overrides: Record<string, unknown> = {}) {
