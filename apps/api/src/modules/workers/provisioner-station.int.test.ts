@@ -10,6 +10,11 @@ import { settings } from '#src/db/schema/index.js';
 import { startReceiver, type TestReceiver, until } from '#src/modules/webhooks/test-receiver.js';
 import { createTestApp, type TestApp } from '#test/helpers.js';
 
+/**
+ * A station test starts a Node process, waits for it to register (up to 30 s), runs a job with
+ * real gpg (up to 60 s): the default 30 s test budget is shorter than its own waits on a busy host.
+ */
+const STATION_TEST_MS = 120_000;
 const STATION = fileURLToPath(new URL('../../../../provisioner/bin/palisade-provisioner.mjs', import.meta.url));
 
 /**
@@ -129,7 +134,7 @@ describe('provisioning station process against the API', () => {
     ).toMatchObject({
       code: 'worker.unavailable',
     });
-  });
+  }, STATION_TEST_MS);
 
   it('reports a failing card: the job ends in error with the station’s text', async () => {
     const station = startStation('broken', ['--simulated-card-error', 'No card found (is the YubiKey plugged in?)']);
@@ -138,5 +143,5 @@ describe('provisioning station process against the API', () => {
     expect(job).toMatchObject({ state: 'error', error: 'No card found (is the YubiKey plugged in?)' });
     expect(job.serial).toBeUndefined();
     station.process.kill('SIGTERM');
-  });
+  }, STATION_TEST_MS);
 });
