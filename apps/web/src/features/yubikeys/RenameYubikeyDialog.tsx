@@ -1,48 +1,23 @@
 import type { Yubikey } from '@palisade/contracts';
-import { type FormEvent, useState } from 'react';
-import { Dialog, FormDialogFooter } from '@/components/Dialog';
-import { TextField } from '@/components/TextField';
+import { RenameDialog } from '@/components/RenameDialog';
 import { useTranslation } from '@/i18n/use-translation';
-import { issuesFromProblem } from '@/lib/field-errors';
-import { problemMessage } from '@/lib/problem-message';
 import { useRenameYubikey } from './yubikeys.queries';
 
 export function RenameYubikeyDialog({ username, yubikey, onClose }: { username: string; yubikey: Yubikey; onClose: () => void }) {
   const { t } = useTranslation();
   const rename = useRenameYubikey(username);
-  const [name, setName] = useState(yubikey.name);
-  const nameIssue = rename.isError ? issuesFromProblem(rename.error)?.name : undefined;
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (name.trim() === '') return;
-    rename.mutate({ id: yubikey.id, name: name.trim() }, { onSuccess: onClose });
-  };
   return (
-    <Dialog
+    <RenameDialog
       title={t('yubikeys.renameTitle')}
-      isOpen
+      label={t('yubikeys.name')}
+      submitLabel={t('yubikeys.rename')}
+      formId="yubikey-rename"
+      name="yubikey-name"
+      initialName={yubikey.name}
+      isSaving={rename.isPending}
+      error={rename.isError ? rename.error : undefined}
+      onRename={(name) => rename.mutate({ id: yubikey.id, name }, { onSuccess: onClose })}
       onClose={onClose}
-      footer={
-        <FormDialogFooter formId="yubikey-rename" submitLabel={t('yubikeys.rename')} isSaving={rename.isPending} onCancel={onClose} />
-      }
-    >
-      <form id="yubikey-rename" className="form-grid" onSubmit={onSubmit} noValidate>
-        <TextField
-          label={t('yubikeys.name')}
-          name="yubikey-name"
-          value={name}
-          onValueChange={setName}
-          maxLength={100}
-          required
-          error={nameIssue}
-          autoFocus
-        />
-        {rename.isError && !nameIssue ? (
-          <p className="banner banner--error" role="alert">
-            {problemMessage(t, rename.error)}
-          </p>
-        ) : null}
-      </form>
-    </Dialog>
+    />
   );
 }
