@@ -97,51 +97,59 @@ describe('provisioning station process against the API', () => {
     return job;
   }
 
-  it('provisions: the station registers, takes the job, generates and exports keys with gpg, the simulated card gets them; the API stores them and the webhook fires', async () => {
-    const station = startStation('lab');
-    await until(() => available('lab'), 30_000, `station lab to register (${station.output()})`);
+  it(
+    'provisions: the station registers, takes the job, generates and exports keys with gpg, the simulated card gets them; the API stores them and the webhook fires',
+    async () => {
+      const station = startStation('lab');
+      await until(() => available('lab'), 30_000, `station lab to register (${station.output()})`);
 
-    const job = await runJob('lab');
-    expect(job, station.output()).toMatchObject({ state: 'success', worker: 'lab', username: 'alice' });
-    const serial = job.serial as string;
-    expect(serial).toMatch(/^[0-9]{8}$/);
+      const job = await runJob('lab');
+      expect(job, station.output()).toMatchObject({ state: 'success', worker: 'lab', username: 'alice' });
+      const serial = job.serial as string;
+      expect(serial).toMatch(/^[0-9]{8}$/);
 
-    // The card "received" the keys the API now lists for alice.
-    const card = JSON.parse(await readFile(join(cardDir, `${serial}.json`), 'utf8')) as { fingerprint: string };
-    const keys = (await t.request('GET', '/api/v1/user/alice/auth_key', { cookie: admin })).json() as Record<string, string>[];
-    expect(keys.map((k) => [k.key_type, k.serial]).sort()).toEqual([
-      ['gpg', serial],
-      ['ssh', serial],
-    ]);
-    expect(keys.find((k) => k.key_type === 'gpg')?.fingerprint).toBe(card.fingerprint);
-    expect(keys.find((k) => k.key_type === 'ssh')?.key).toMatch(/^ssh-ed25519 /);
-    expect((await t.request('GET', '/api/v1/user/alice/yubikey', { cookie: admin })).json()).toMatchObject([{ serial }]);
+      // The card "received" the keys the API now lists for alice.
+      const card = JSON.parse(await readFile(join(cardDir, `${serial}.json`), 'utf8')) as { fingerprint: string };
+      const keys = (await t.request('GET', '/api/v1/user/alice/auth_key', { cookie: admin })).json() as Record<string, string>[];
+      expect(keys.map((k) => [k.key_type, k.serial]).sort()).toEqual([
+        ['gpg', serial],
+        ['ssh', serial],
+      ]);
+      expect(keys.find((k) => k.key_type === 'gpg')?.fingerprint).toBe(card.fingerprint);
+      expect(keys.find((k) => k.key_type === 'ssh')?.key).toMatch(/^ssh-ed25519 /);
+      expect((await t.request('GET', '/api/v1/user/alice/yubikey', { cookie: admin })).json()).toMatchObject([{ serial }]);
 
-    await until(() => receiver.received.length >= 1, 20_000, 'the yubikey.provisioned webhook');
-    const delivered = JSON.parse(receiver.received[0]?.body ?? '{}');
-    expect(delivered).toMatchObject({
-      type: 'yubikey.provisioned',
-      data: { actor: { type: 'user', username: 'admin' }, details: { username: 'alice', serial, worker: 'lab' } },
-    });
+      await until(() => receiver.received.length >= 1, 20_000, 'the yubikey.provisioned webhook');
+      const delivered = JSON.parse(receiver.received[0]?.body ?? '{}');
+      expect(delivered).toMatchObject({
+        type: 'yubikey.provisioned',
+        data: { actor: { type: 'user', username: 'admin' }, details: { username: 'alice', serial, worker: 'lab' } },
+      });
 
-    // Stopped, the station turns unavailable once its heartbeat is older than the timeout.
-    station.process.kill('SIGTERM');
-    await until(() => station.process.exitCode !== null, 10_000, 'the station to exit');
-    expect(station.process.exitCode).toBe(0);
-    await until(async () => !(await available('lab')), 10_000, 'lab to turn unavailable');
-    expect(
-      (await t.request('POST', '/api/v1/worker/job', { cookie: admin, payload: { worker: 'lab', username: 'alice' } })).json(),
-    ).toMatchObject({
-      code: 'worker.unavailable',
-    });
-  }, STATION_TEST_MS);
+      // Stopped, the station turns unavailable once its heartbeat is older than the timeout.
+      station.process.kill('SIGTERM');
+      await until(() => station.process.exitCode !== null, 10_000, 'the station to exit');
+      expect(station.process.exitCode).toBe(0);
+      await until(async () => !(await available('lab')), 10_000, 'lab to turn unavailable');
+      expect(
+        (await t.request('POST', '/api/v1/worker/job', { cookie: admin, payload: { worker: 'lab', username: 'alice' } })).json(),
+      ).toMatchObject({
+        code: 'worker.unavailable',
+      });
+    },
+    STATION_TEST_MS,
+  );
 
-  it('reports a failing card: the job ends in error with the station’s text', async () => {
-    const station = startStation('broken', ['--simulated-card-error', 'No card found (is the YubiKey plugged in?)']);
-    await until(() => available('broken'), 30_000, `station broken to register (${station.output()})`);
-    const job = await runJob('broken');
-    expect(job).toMatchObject({ state: 'error', error: 'No card found (is the YubiKey plugged in?)' });
-    expect(job.serial).toBeUndefined();
-    station.process.kill('SIGTERM');
-  }, STATION_TEST_MS);
+  it(
+    'reports a failing card: the job ends in error with the station’s text',
+    async () => {
+      const station = startStation('broken', ['--simulated-card-error', 'No card found (is the YubiKey plugged in?)']);
+      await until(() => available('broken'), 30_000, `station broken to register (${station.output()})`);
+      const job = await runJob('broken');
+      expect(job).toMatchObject({ state: 'error', error: 'No card found (is the YubiKey plugged in?)' });
+      expect(job.serial).toBeUndefined();
+      station.process.kill('SIGTERM');
+    },
+    STATION_TEST_MS,
+  );
 });
