@@ -12,3 +12,4 @@ export * from './acl.js';
 export * from './auth-keys.js';
 export * from './api-tokens.js';
 export * from './workers.js';
+export * from './external-idp.js';
