@@ -17,6 +17,10 @@ export const users = pgTable(
     enrolled: boolean('enrolled').notNull().default(false),
     /** The OpenID `sub`: stable, random, never changes with the username (oidc/account.ts). */
     oidcSub: uuid('oidc_sub').notNull().defaultRandom().unique(),
+    /** The LDAP entry this account is linked to (signs in with the LDAP password, is synced); null = local. */
+    ldapDn: text('ldap_dn'),
+    /** The entry's RDN value (the user RDN attribute), kept to follow renames. */
+    ldapRdn: text('ldap_rdn'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -107,6 +111,37 @@ export const settings = pgTable('settings', {
   /** Sealed with the SecretBox; never returned (responses carry `smtp_password_set`). */
   smtpPassword: text('smtp_password'),
   smtpSender: text('smtp_sender').notNull().default(''),
+  /** LDAP / Active Directory (modules/ldap, docs/ldap.md). */
+  ldapEnabled: boolean('ldap_enabled').notNull().default(false),
+  ldapUrl: text('ldap_url').notNull().default(''),
+  ldapBindUsername: text('ldap_bind_username').notNull().default(''),
+  /** Sealed with the SecretBox; never returned (responses carry `ldap_bind_password_set`). */
+  ldapBindPassword: text('ldap_bind_password'),
+  ldapMemberAttr: text('ldap_member_attr').notNull().default('memberOf'),
+  ldapUsernameAttr: text('ldap_username_attr').notNull().default('uid'),
+  ldapUserObjClass: text('ldap_user_obj_class').notNull().default('inetOrgPerson'),
+  ldapUserAuxiliaryObjClasses: text('ldap_user_auxiliary_obj_classes').array().notNull().default(sql`'{}'::text[]`),
+  ldapUserSearchBase: text('ldap_user_search_base').notNull().default(''),
+  ldapGroupnameAttr: text('ldap_groupname_attr').notNull().default('cn'),
+  ldapGroupSearchBase: text('ldap_group_search_base').notNull().default(''),
+  ldapGroupMemberAttr: text('ldap_group_member_attr').notNull().default('member'),
+  ldapGroupObjClass: text('ldap_group_obj_class').notNull().default('groupOfNames'),
+  ldapSyncEnabled: boolean('ldap_sync_enabled').notNull().default(false),
+  ldapAuthoritativeSource: text('ldap_authoritative_source', { enum: ['ldap', 'palisade'] })
+    .notNull()
+    .default('ldap'),
+  /** Seconds between sync runs. */
+  ldapSyncInterval: integer('ldap_sync_interval').notNull().default(300),
+  ldapUseStarttls: boolean('ldap_use_starttls').notNull().default(false),
+  ldapTlsVerifyCert: boolean('ldap_tls_verify_cert').notNull().default(true),
+  /** PEM CA certificate(s) trusted for the LDAP server besides the system store; '' = system trust only. */
+  ldapTlsCaCert: text('ldap_tls_ca_cert').notNull().default(''),
+  ldapUsesAd: boolean('ldap_uses_ad').notNull().default(false),
+  ldapUserRdnAttr: text('ldap_user_rdn_attr').notNull().default(''),
+  ldapSyncGroups: text('ldap_sync_groups').array().notNull().default(sql`'{}'::text[]`),
+  ldapRemovedUserBehavior: text('ldap_removed_user_behavior', { enum: ['disable', 'delete'] })
+    .notNull()
+    .default('disable'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
