@@ -24,3 +24,4 @@ export * from './authorized-apps.js';
 export * from './auth-keys.js';
 export * from './api-tokens.js';
 export * from './workers.js';
+export * from './external-idp.js';

@@ -48,10 +48,7 @@ export const externalProviders = pgTable(
     /** Sealed JumpCloud API key. */
     jumpcloudApiKey: text('jumpcloud_api_key'),
     /** Groups to sync (blank list: all groups). */
-    groupMatch: text('group_match')
-      .array()
-      .notNull()
-      .default(sql`'{}'::text[]`),
+    groupMatch: text('group_match').array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
