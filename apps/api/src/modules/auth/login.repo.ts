@@ -45,6 +45,8 @@ export interface AttemptRow {
   mfa_enabled: boolean;
   mfa_method: string | null;
   enrolled: boolean;
+  ldap_dn: string | null;
+  ldap_rdn: string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -80,6 +82,8 @@ export function toLoginAttempt(row: AttemptRow | undefined): LoginAttempt {
           mfaEnabled: row.mfa_enabled,
           mfaMethod: row.mfa_method,
           enrolled: row.enrolled,
+          ldapDn: row.ldap_dn,
+          ldapRdn: row.ldap_rdn,
           createdAt: new Date(row.created_at),
           updatedAt: new Date(row.updated_at),
         };
