@@ -28,6 +28,11 @@ export function run(
       const tail = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-3).join(' ');
       reject(new CommandError(`${command} ${args[0] ?? ''} failed (${signal ?? `exit ${code}`}): ${tail}`));
     });
-    child.stdin.end(options.input ?? '');
+    // A child that exits without reading its input (gpg listing keys, `gpgconf --kill`) closes the
+    // pipe: the write fails with EPIPE. Unhandled, that error event crashed the whole station on a
+    // loaded host (the child ran and exited before the write). The exit status decides the result.
+    child.stdin.on('error', () => undefined);
+    if (options.input === undefined) child.stdin.end();
+    else child.stdin.end(options.input);
   });
 }
