@@ -60,6 +60,43 @@ describe('LocationFeed', () => {
     expect(deltas.type === 'deltas' && deltas.deltas.map((d) => d.revision)).toEqual([6n]);
   });
 
+  it('changes that keep committing while snapshots are read are all sent afterwards', async () => {
+    const { world, commit, feed } = fakeLocation();
+    // Under load: every read is overtaken by a commit whose notification arrives before it ends.
+    let commits = 6;
+    const overtake = () => {
+      feed.noteRevision(commit(`peer-${world.revision + 1n}`));
+      if (--commits > 0) world.onStateRead = overtake;
+    };
+    world.onStateRead = overtake;
+    const snapshot = await feed.snapshot();
+    expect(snapshot).toBeDefined();
+    // Every commit was announced (and woke the stream): catching up from the snapshot's revision
+    // until nothing is left reaches the last one.
+    let at = snapshot?.revision ?? 0n;
+    for (let wake = 0; wake < 10; wake++) {
+      const caught = await feed.catchUp('E', at);
+      if (caught.type !== 'deltas' || caught.deltas.length === 0) break;
+      at = caught.deltas.at(-1)?.revision ?? at;
+    }
+    expect(at).toBe(world.revision);
+  });
+
+  it('a stream catching up while changes keep committing gets deltas, not a snapshot', async () => {
+    const { world, commit, feed } = fakeLocation();
+    await feed.snapshot();
+    feed.noteRevision(commit('peer-6'));
+    let commits = 5;
+    const overtake = () => {
+      feed.noteRevision(commit(`peer-${world.revision + 1n}`));
+      if (--commits > 0) world.onStateRead = overtake;
+    };
+    world.onStateRead = overtake;
+    const caught = await feed.catchUp('E', 5n);
+    expect(caught.type).toBe('deltas');
+    expect(caught.type === 'deltas' && caught.deltas[0]?.revision).toBe(6n);
+  });
+
   it('a notification of another epoch cannot make the snapshot wait forever', async () => {
     const { feed } = fakeLocation();
     feed.noteRevision(500n);

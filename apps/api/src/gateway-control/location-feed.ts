@@ -43,27 +43,22 @@ export class LocationFeed {
     return this.#known;
   }
 
-  /** The current snapshot (rebuilt only when a newer revision is known). */
+  /**
+   * The current snapshot (rebuilt only when a newer revision is known). It may be behind the
+   * latest notification (one that arrived while it was read): the stream catches up from it with
+   * deltas, and that notification's wake-up is still to come.
+   */
   async snapshot(): Promise<Snapshot | undefined> {
-    for (let attempt = 0; ; attempt++) {
-      const cached = this.#snapshot;
-      if (cached && cached.revision >= this.#known) return cached;
-      this.#snapshotLoad ??= this.#loadSnapshot().finally(() => {
-        this.#snapshotLoad = undefined;
-      });
-      const loaded = await this.#snapshotLoad;
-      if (!loaded) return undefined;
-      if (loaded.revision >= this.#known) return loaded;
-      // Still behind what a notification announced after several fresh reads: the notification
-      // was of an earlier epoch. The database is the truth.
-      if (attempt >= 3) {
-        this.#known = loaded.revision;
-        return loaded;
-      }
-    }
+    const cached = this.#snapshot;
+    if (cached && cached.revision >= this.#known) return cached;
+    this.#snapshotLoad ??= this.#loadSnapshot().finally(() => {
+      this.#snapshotLoad = undefined;
+    });
+    return this.#snapshotLoad;
   }
 
   async #loadSnapshot(): Promise<Snapshot | undefined> {
+    const knownBefore = this.#known;
     const built = await this.repo.consistent(async (repo) => {
       const state = await repo.state(this.locationId);
       const iface = await repo.interfaceOf(this.locationId);
@@ -74,7 +69,7 @@ export class LocationFeed {
     });
     if (!built) return undefined;
     const { state, iface, peers, firewall } = built;
-    this.#adopt(state);
+    this.#adopt(state, knownBefore);
     const message = create(ControlMessageSchema, {
       kind: {
         case: 'snapshot',
@@ -98,7 +93,15 @@ export class LocationFeed {
     return peers;
   }
 
-  #adopt(state: LocationState): void {
+  /**
+   * Takes a read's state. `knownBefore` is what the notifications had announced when the read
+   * began: PostgreSQL delivers a notification only once its commit is visible, so a read that
+   * began later and does not see that revision proves the notification was of an earlier epoch;
+   * then, unless a newer notification arrived meanwhile, the database is the truth. A revision
+   * announced while the read was in flight stays known (its wake-up is still to come): lowering
+   * it would leave the streams behind it with nothing that ever wakes them again.
+   */
+  #adopt(state: LocationState, knownBefore: bigint): void {
     if (state.epoch !== this.#epoch) {
       // A new feed may already have heard of a newer revision (a notification that arrived while
       // this read was in flight): keep it, or that change would never be sent. A real change of
@@ -109,6 +112,7 @@ export class LocationFeed {
       this.#snapshot = undefined;
       this.#known = fresh && this.#known > state.revision ? this.#known : state.revision;
     }
+    if (state.revision < knownBefore && this.#known === knownBefore) this.#known = state.revision;
     this.noteRevision(state.revision);
   }
 
@@ -130,21 +134,30 @@ export class LocationFeed {
       if (result) throw result;
       if (epoch !== this.#epoch) return { type: 'snapshot' };
     }
-    const cached = this.#fromCache(after);
-    return cached ? { type: 'deltas', epoch, revision: after + BigInt(cached.length), deltas: cached } : { type: 'snapshot' };
+    // Still behind after three reads: changes keep committing faster than they are read. Each one
+    // read so far goes now; the ones announced during the last read have their wake-ups to come.
+    const run = epoch === this.#epoch ? this.#cachedRun(after) : [];
+    return run.length > 0 ? { type: 'deltas', epoch, revision: after + BigInt(run.length), deltas: run } : { type: 'snapshot' };
   }
 
   #fromCache(after: bigint): Delta[] | undefined {
+    const run = this.#cachedRun(after);
+    return after + BigInt(run.length) >= this.#known ? run : undefined;
+  }
+
+  /** The cached deltas right after `after`, up to the first gap or the latest known revision. */
+  #cachedRun(after: bigint): Delta[] {
     const out: Delta[] = [];
     for (let r = after + 1n; r <= this.#known; r++) {
       const delta = this.#deltas.get(r);
-      if (!delta) return undefined;
+      if (!delta) break;
       out.push(delta);
     }
     return out;
   }
 
   async #loadDeltas(after: bigint): Promise<void> {
+    const knownBefore = this.#known;
     // Start after the cached run that follows `after`, if any.
     let from = after;
     while (this.#deltas.has(from + 1n)) from++;
@@ -165,7 +178,7 @@ export class LocationFeed {
       return { state, deltas: buildDeltas(revisions, changes, peers, iface, ifaceRow.keepalive, firewallOps) };
     });
     if (!loaded) throw GONE;
-    this.#adopt(loaded.state);
+    this.#adopt(loaded.state, knownBefore);
     if (loaded.deltas === null) throw SNAPSHOT;
     for (const delta of loaded.deltas) this.#deltas.set(delta.revision, delta);
     for (const r of this.#deltas.keys()) {
