@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '#src/db/client.js';
+import { ADMIN_DATABASE_URL } from '#test/db-urls.js';
 import { createTestApp, resetDatabase, type TestApp } from '#test/helpers.js';
 import { SYSTEM_ACTOR } from './event-actor.js';
 import { EventsRepo } from './events.repo.js';
@@ -19,10 +21,9 @@ describe('the events outbox', () => {
   const settingsEvent = (name: string) => ({ type: 'settings.modified' as const, actor: SYSTEM_ACTOR, object: { type: 'settings', name } });
 
   /**
-   * Reads after `start` until `count` events are readable. The read horizon is the oldest
-   * transaction running on the whole PostgreSQL server (ADR-005), so another database's open
-   * transaction (parallel test files, anything else on the server) holds committed events back
-   * for a while: wait for the horizon with a deadline instead of reading once.
+   * Reads after `start` until `count` events are readable: a transaction that has just committed
+   * may still be running for `pg_stat_activity` for a moment, so wait with a deadline instead of
+   * reading once.
    */
   async function readWhenVisible(repo: EventsRepo, start: Parameters<EventsRepo['readAfter']>[0], count: number) {
     const deadline = Date.now() + 20_000;
@@ -78,6 +79,26 @@ describe('the events outbox', () => {
     expect(read.map((e) => e.object_name)).toEqual(['slow', 'fast']);
     const after = await repo.readAfter({ tx: read[1]!.tx_id, id: read[1]!.id }, 100);
     expect(after).toEqual([]);
+  });
+
+  it('is not held back by a transaction running in another database of the server', async () => {
+    const repo = new EventsRepo(db);
+    const start = await repo.headCursor();
+    // A transaction with an id, open in another database: it can write no event here.
+    const other = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query('select pg_current_xact_id()');
+      await recordEvent(db, settingsEvent('while another database is busy'));
+      const read = await repo.readAfter(start, 100);
+      expect(read.map((e) => e.object_name)).toEqual(['while another database is busy']);
+      // And a consumer created now starts after that event.
+      expect(await repo.readAfter(await repo.headCursor(), 100)).toEqual([]);
+    } finally {
+      await other.query('rollback').catch(() => undefined);
+      await other.end();
+    }
   });
 
   it('leases a consumer to one owner at a time and advances only under the lease', async () => {

@@ -121,7 +121,7 @@ export const EVENT_COLUMNS = sql`e.id::float8 as id, e.tx_id::text as tx_id, e.o
 
 /**
  * The outbox and its consumers (ADR-005). Reads never pass the oldest transaction still running
- * (`pg_snapshot_xmin`): a transaction that began earlier but commits later would otherwise land
+ * in this database (`readHorizon`): a transaction that began earlier but commits later would otherwise land
  * behind a cursor that has moved on, and its event would be skipped.
  */
 export class EventsRepo {
@@ -155,23 +155,50 @@ export class EventsRepo {
 
   /** Up to `limit` committed events after `after`, in delivery order; `where` narrows them. */
   async readAfter(after: EventCursor, limit: number, where?: SQL): Promise<EventRecord[]> {
+    const horizon = await this.readHorizon();
     return queryRows<EventRecord>(
       this.db,
       sql`select ${EVENT_COLUMNS} from events e
           where (e.tx_id, e.id) > (${after.tx}::xid8, ${after.id}::bigint)
-            and e.tx_id < pg_snapshot_xmin(pg_current_snapshot())
+            and e.tx_id < ${horizon}::xid8
             ${where ? sql`and ${where}` : sql``}
           order by e.tx_id, e.id limit ${limit}`,
     );
   }
 
+  /**
+   * The transaction id below which every transaction that could write events has ended: the
+   * oldest transaction still running **in this database**, or the snapshot's xmax when none is.
+   * PostgreSQL's own `pg_snapshot_xmin` is the oldest over the whole server, so a long
+   * transaction in another database (another application, a migration, a parallel test run)
+   * would hold every consumer back although it cannot write here.
+   *
+   * It takes its own statement, and the events are read by the next one, whose snapshot is
+   * newer: a transaction of this database running at this snapshot is either still running when
+   * `pg_stat_activity` is read (then it bounds the horizon) or has committed before the events
+   * are read (then its events are visible to that read). In one statement, one that committed in
+   * between would be passed over without being seen.
+   */
+  async readHorizon(): Promise<string> {
+    const [row] = await queryRows<{ horizon: string }>(
+      this.db,
+      sql`with s as (select pg_current_snapshot() as snap)
+          select least(
+            pg_snapshot_xmax(s.snap),
+            (select min(x) from pg_snapshot_xip(s.snap) x
+              where xid(x) in (select a.backend_xid from pg_stat_activity a
+                               where a.datname = current_database() and a.backend_xid is not null))
+          )::text as horizon
+          from s`,
+    );
+    if (!row) throw new Error('no read horizon');
+    return row.horizon;
+  }
+
   /** The position of "now": every event a consumer created now should not see lies before it. */
   async headCursor(): Promise<EventCursor> {
-    const [row] = await queryRows<{ tx: string }>(
-      this.db,
-      sql`select (pg_snapshot_xmin(pg_current_snapshot())::text::numeric - 1)::text as tx`,
-    );
-    return { tx: row?.tx ?? '0', id: Number.MAX_SAFE_INTEGER };
+    const horizon = BigInt(await this.readHorizon());
+    return { tx: (horizon - 1n).toString(), id: Number.MAX_SAFE_INTEGER };
   }
 
   /** How many committed events lie after `after` (a consumer's lag). */
