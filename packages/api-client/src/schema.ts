@@ -900,6 +900,31 @@ export interface paths {
                         smtp_user?: string;
                         smtp_password?: string;
                         smtp_sender?: string;
+                        ldap_enabled?: boolean;
+                        ldap_url?: string;
+                        ldap_bind_username?: string;
+                        ldap_bind_password?: string;
+                        ldap_member_attr?: string;
+                        ldap_username_attr?: string;
+                        ldap_user_obj_class?: string;
+                        ldap_user_auxiliary_obj_classes?: string[];
+                        ldap_user_search_base?: string;
+                        ldap_groupname_attr?: string;
+                        ldap_group_search_base?: string;
+                        ldap_group_member_attr?: string;
+                        ldap_group_obj_class?: string;
+                        ldap_sync_enabled?: boolean;
+                        /** @enum {string} */
+                        ldap_authoritative_source?: "ldap" | "palisade";
+                        ldap_sync_interval?: number;
+                        ldap_use_starttls?: boolean;
+                        ldap_tls_verify_cert?: boolean;
+                        ldap_tls_ca_cert?: string;
+                        ldap_uses_ad?: boolean;
+                        ldap_user_rdn_attr?: string;
+                        ldap_sync_groups?: string[];
+                        /** @enum {string} */
+                        ldap_removed_user_behavior?: "disable" | "delete";
                     };
                 };
             };
@@ -973,6 +998,31 @@ export interface paths {
                         smtp_user?: string;
                         smtp_password?: string;
                         smtp_sender?: string;
+                        ldap_enabled?: boolean;
+                        ldap_url?: string;
+                        ldap_bind_username?: string;
+                        ldap_bind_password?: string;
+                        ldap_member_attr?: string;
+                        ldap_username_attr?: string;
+                        ldap_user_obj_class?: string;
+                        ldap_user_auxiliary_obj_classes?: string[];
+                        ldap_user_search_base?: string;
+                        ldap_groupname_attr?: string;
+                        ldap_group_search_base?: string;
+                        ldap_group_member_attr?: string;
+                        ldap_group_obj_class?: string;
+                        ldap_sync_enabled?: boolean;
+                        /** @enum {string} */
+                        ldap_authoritative_source?: "ldap" | "palisade";
+                        ldap_sync_interval?: number;
+                        ldap_use_starttls?: boolean;
+                        ldap_tls_verify_cert?: boolean;
+                        ldap_tls_ca_cert?: string;
+                        ldap_uses_ad?: boolean;
+                        ldap_user_rdn_attr?: string;
+                        ldap_sync_groups?: string[];
+                        /** @enum {string} */
+                        ldap_removed_user_behavior?: "disable" | "delete";
                     };
                 };
             };
@@ -10584,6 +10634,10 @@ export interface components {
             is_admin: boolean;
             id: number;
         };
+        LdapTestResultInput: {
+            /** @constant */
+            success: true;
+        };
         NetworkInput: {
             id: number;
             name: string;
@@ -10636,6 +10690,31 @@ export interface components {
             smtp_user: string;
             smtp_password_set: boolean;
             smtp_sender: string;
+            ldap_enabled: boolean;
+            ldap_url: string;
+            ldap_bind_username: string;
+            ldap_bind_password_set: boolean;
+            ldap_member_attr: string;
+            ldap_username_attr: string;
+            ldap_user_obj_class: string;
+            ldap_user_auxiliary_obj_classes: string[];
+            ldap_user_search_base: string;
+            ldap_groupname_attr: string;
+            ldap_group_search_base: string;
+            ldap_group_member_attr: string;
+            ldap_group_obj_class: string;
+            ldap_sync_enabled: boolean;
+            /** @enum {string} */
+            ldap_authoritative_source: "ldap" | "palisade";
+            ldap_sync_interval: number;
+            ldap_use_starttls: boolean;
+            ldap_tls_verify_cert: boolean;
+            ldap_tls_ca_cert: string;
+            ldap_uses_ad: boolean;
+            ldap_user_rdn_attr: string;
+            ldap_sync_groups: string[];
+            /** @enum {string} */
+            ldap_removed_user_behavior: "disable" | "delete";
         };
         SettingsEssentialsInput: {
             instance_name: string;
@@ -10860,6 +10939,40 @@ export interface components {
             name: string;
             serial: string;
             created_at: string;
+        };
+        ExternalProviderInput: {
+            /** @enum {string} */
+            kind: "Google" | "Microsoft" | "Okta" | "JumpCloud" | "Custom";
+            name: string;
+            client_id: string;
+            client_secret_set: boolean;
+            base_url: string;
+            display_name: string;
+            auto_create_account: boolean;
+            /** @enum {string} */
+            username_handling: "remove" | "replace" | "prune_email";
+            enable_directory_sync: boolean;
+            /** @enum {string} */
+            sync_target: "all" | "users" | "groups";
+            sync_interval: number;
+            /** @enum {string} */
+            user_behavior: "keep" | "disable" | "delete";
+            /** @enum {string} */
+            admin_behavior: "keep" | "disable" | "delete";
+            admin_email: string;
+            google_service_account_key_set: boolean;
+            google_service_account_email: string;
+            okta_client_id: string;
+            okta_private_jwk_set: boolean;
+            jumpcloud_api_key_set: boolean;
+            group_match: string[];
+        };
+        ExternalProviderListInput: {
+            provider: components["schemas"]["ExternalProviderInput"] | null;
+        };
+        ExternalAuthInfoInput: {
+            url: string;
+            button_display_name: string;
         };
         SecurityKeyRegisteredInput: {
             key: components["schemas"]["SecurityKeyInput"];
@@ -11227,6 +11340,10 @@ export interface components {
             is_admin: boolean;
             id: number;
         };
+        LdapTestResult: {
+            /** @constant */
+            success: true;
+        };
         Network: {
             id: number;
             name: string;
@@ -11279,6 +11396,31 @@ export interface components {
             smtp_user: string;
             smtp_password_set: boolean;
             smtp_sender: string;
+            ldap_enabled: boolean;
+            ldap_url: string;
+            ldap_bind_username: string;
+            ldap_bind_password_set: boolean;
+            ldap_member_attr: string;
+            ldap_username_attr: string;
+            ldap_user_obj_class: string;
+            ldap_user_auxiliary_obj_classes: string[];
+            ldap_user_search_base: string;
+            ldap_groupname_attr: string;
+            ldap_group_search_base: string;
+            ldap_group_member_attr: string;
+            ldap_group_obj_class: string;
+            ldap_sync_enabled: boolean;
+            /** @enum {string} */
+            ldap_authoritative_source: "ldap" | "palisade";
+            ldap_sync_interval: number;
+            ldap_use_starttls: boolean;
+            ldap_tls_verify_cert: boolean;
+            ldap_tls_ca_cert: string;
+            ldap_uses_ad: boolean;
+            ldap_user_rdn_attr: string;
+            ldap_sync_groups: string[];
+            /** @enum {string} */
+            ldap_removed_user_behavior: "disable" | "delete";
         };
         SettingsEssentials: {
             instance_name: string;
@@ -11503,6 +11645,40 @@ export interface components {
             name: string;
             serial: string;
             created_at: string;
+        };
+        ExternalProvider: {
+            /** @enum {string} */
+            kind: "Google" | "Microsoft" | "Okta" | "JumpCloud" | "Custom";
+            name: string;
+            client_id: string;
+            client_secret_set: boolean;
+            base_url: string;
+            display_name: string;
+            auto_create_account: boolean;
+            /** @enum {string} */
+            username_handling: "remove" | "replace" | "prune_email";
+            enable_directory_sync: boolean;
+            /** @enum {string} */
+            sync_target: "all" | "users" | "groups";
+            sync_interval: number;
+            /** @enum {string} */
+            user_behavior: "keep" | "disable" | "delete";
+            /** @enum {string} */
+            admin_behavior: "keep" | "disable" | "delete";
+            admin_email: string;
+            google_service_account_key_set: boolean;
+            google_service_account_email: string;
+            okta_client_id: string;
+            okta_private_jwk_set: boolean;
+            jumpcloud_api_key_set: boolean;
+            group_match: string[];
+        };
+        ExternalProviderList: {
+            provider: components["schemas"]["ExternalProvider"] | null;
+        };
+        ExternalAuthInfo: {
+            url: string;
+            button_display_name: string;
         };
         SecurityKeyRegistered: {
             key: components["schemas"]["SecurityKey"];

@@ -10,6 +10,7 @@ export * from './errors.js';
 export * from './events.js';
 export * from './gateways.js';
 export * from './groups.js';
+export * from './ldap.js';
 export * from './networks.js';
 export * from './settings.js';
 export * from './stats.js';

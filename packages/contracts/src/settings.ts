@@ -1,5 +1,6 @@
 import { parseCidr } from '@palisade/wireguard';
 import { z } from 'zod';
+import { DEFAULT_LDAP_SETTINGS, ldapSettingsFields, ldapSettingsView } from './ldap.js';
 import { LIMITS, requiredString } from './validation.js';
 
 /** Encryption towards the SMTP server: none, STARTTLS (upgrade on the plain port), implicit TLS. */
@@ -70,6 +71,8 @@ export const SettingsSchema = z
     /** Whether a password is stored; the password itself is never returned. */
     smtp_password_set: z.boolean(),
     smtp_sender: z.string(),
+    /** LDAP / Active Directory (docs/ldap.md). */
+    ...ldapSettingsView,
   })
   .meta({ id: 'Settings' });
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -101,6 +104,7 @@ export const UpdateSettingsBodySchema = z.strictObject({
     .max(100, { error: 'max_length' })
     .optional(),
   ...smtpFields,
+  ...ldapSettingsFields,
 });
 export type UpdateSettingsBody = z.infer<typeof UpdateSettingsBodySchema>;
 export const PatchSettingsBodySchema = UpdateSettingsBodySchema.partial();
@@ -134,6 +138,7 @@ export const DEFAULT_SETTINGS: Settings = {
   smtp_user: '',
   smtp_password_set: false,
   smtp_sender: '',
+  ...DEFAULT_LDAP_SETTINGS,
 };
 
 /** POST /mail/test: sends a test mail now to `to`. */

@@ -38,6 +38,7 @@ export const FIELD_MESSAGES: Record<string, string> = {
   'url.credentials': 'Put credentials in the fields for them, not in the URL',
   'url.blocked': 'This address is not reachable from Palisade (private, loopback or link-local); an administrator can allow it',
   'url.unresolvable': 'The host name could not be resolved',
+  'url.ldap': 'Use an ldap:// or ldaps:// address (host and optional port)',
   'webhook.trigger_required': 'Select at least one trigger',
   'oauth.redirect_required': 'Add at least one redirect URI',
   'oauth.redirect_https': 'Use https (http only for localhost, 127.0.0.1 or [::1])',

@@ -1,6 +1,7 @@
 import type { EnterpriseSettings, Module, PatchEnterpriseSettingsBody, PatchSettingsBody, Settings } from '@palisade/contracts';
 import type { Db } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
+import { fieldProblem } from '#src/lib/problem.js';
 import { type SignedInActor, userActor } from '#src/modules/events/event-actor.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
 import { SettingsRepo, type SettingsRow } from './settings.repo.js';
@@ -44,7 +45,72 @@ export const toSettings = (row: SettingsRow): Settings => ({
   smtp_user: row.smtpUser,
   smtp_password_set: row.smtpPassword !== null,
   smtp_sender: row.smtpSender,
+  ldap_enabled: row.ldapEnabled,
+  ldap_url: row.ldapUrl,
+  ldap_bind_username: row.ldapBindUsername,
+  ldap_bind_password_set: row.ldapBindPassword !== null,
+  ldap_member_attr: row.ldapMemberAttr,
+  ldap_username_attr: row.ldapUsernameAttr,
+  ldap_user_obj_class: row.ldapUserObjClass,
+  ldap_user_auxiliary_obj_classes: row.ldapUserAuxiliaryObjClasses,
+  ldap_user_search_base: row.ldapUserSearchBase,
+  ldap_groupname_attr: row.ldapGroupnameAttr,
+  ldap_group_search_base: row.ldapGroupSearchBase,
+  ldap_group_member_attr: row.ldapGroupMemberAttr,
+  ldap_group_obj_class: row.ldapGroupObjClass,
+  ldap_sync_enabled: row.ldapSyncEnabled,
+  ldap_authoritative_source: row.ldapAuthoritativeSource,
+  ldap_sync_interval: row.ldapSyncInterval,
+  ldap_use_starttls: row.ldapUseStarttls,
+  ldap_tls_verify_cert: row.ldapTlsVerifyCert,
+  ldap_tls_ca_cert: row.ldapTlsCaCert,
+  ldap_uses_ad: row.ldapUsesAd,
+  ldap_user_rdn_attr: row.ldapUserRdnAttr,
+  ldap_sync_groups: row.ldapSyncGroups,
+  ldap_removed_user_behavior: row.ldapRemovedUserBehavior,
 });
+
+/** The settings columns a write of the LDAP fields sets (the bind password sealed by `seal`). */
+const ldapValues = (body: PatchSettingsBody, seal: (secret: string) => string | null): Partial<SettingsRow> => ({
+  ...(body.ldap_enabled !== undefined && { ldapEnabled: body.ldap_enabled }),
+  ...(body.ldap_url !== undefined && { ldapUrl: body.ldap_url }),
+  ...(body.ldap_bind_username !== undefined && { ldapBindUsername: body.ldap_bind_username }),
+  ...(body.ldap_bind_password !== undefined && { ldapBindPassword: seal(body.ldap_bind_password) }),
+  ...(body.ldap_member_attr !== undefined && { ldapMemberAttr: body.ldap_member_attr }),
+  ...(body.ldap_username_attr !== undefined && { ldapUsernameAttr: body.ldap_username_attr }),
+  ...(body.ldap_user_obj_class !== undefined && { ldapUserObjClass: body.ldap_user_obj_class }),
+  ...(body.ldap_user_auxiliary_obj_classes !== undefined && {
+    ldapUserAuxiliaryObjClasses: [...new Set(body.ldap_user_auxiliary_obj_classes)],
+  }),
+  ...(body.ldap_user_search_base !== undefined && { ldapUserSearchBase: body.ldap_user_search_base }),
+  ...(body.ldap_groupname_attr !== undefined && { ldapGroupnameAttr: body.ldap_groupname_attr }),
+  ...(body.ldap_group_search_base !== undefined && { ldapGroupSearchBase: body.ldap_group_search_base }),
+  ...(body.ldap_group_member_attr !== undefined && { ldapGroupMemberAttr: body.ldap_group_member_attr }),
+  ...(body.ldap_group_obj_class !== undefined && { ldapGroupObjClass: body.ldap_group_obj_class }),
+  ...(body.ldap_sync_enabled !== undefined && { ldapSyncEnabled: body.ldap_sync_enabled }),
+  ...(body.ldap_authoritative_source !== undefined && { ldapAuthoritativeSource: body.ldap_authoritative_source }),
+  ...(body.ldap_sync_interval !== undefined && { ldapSyncInterval: body.ldap_sync_interval }),
+  ...(body.ldap_use_starttls !== undefined && { ldapUseStarttls: body.ldap_use_starttls }),
+  ...(body.ldap_tls_verify_cert !== undefined && { ldapTlsVerifyCert: body.ldap_tls_verify_cert }),
+  ...(body.ldap_tls_ca_cert !== undefined && { ldapTlsCaCert: body.ldap_tls_ca_cert }),
+  ...(body.ldap_uses_ad !== undefined && { ldapUsesAd: body.ldap_uses_ad }),
+  ...(body.ldap_user_rdn_attr !== undefined && { ldapUserRdnAttr: body.ldap_user_rdn_attr }),
+  ...(body.ldap_sync_groups !== undefined && { ldapSyncGroups: [...new Set(body.ldap_sync_groups)] }),
+  ...(body.ldap_removed_user_behavior !== undefined && { ldapRemovedUserBehavior: body.ldap_removed_user_behavior }),
+});
+
+/**
+ * Rules across LDAP fields, checked on the settings as they would be after the write: enabled
+ * LDAP (sign-in or sync) needs a URL and a user search base; StartTLS is for `ldap://` only.
+ */
+function checkLdap(row: SettingsRow): void {
+  const enabled = row.ldapEnabled || row.ldapSyncEnabled;
+  if (enabled && row.ldapUrl === '') throw fieldProblem('ldap_url', 'required', 'Enter the LDAP server URL to enable LDAP.');
+  if (enabled && row.ldapUserSearchBase === '')
+    throw fieldProblem('ldap_user_search_base', 'required', 'Enter the user search base to enable LDAP.');
+  if (row.ldapUseStarttls && /^ldaps:/i.test(row.ldapUrl))
+    throw fieldProblem('ldap_use_starttls', 'invalid', 'StartTLS upgrades a plain ldap:// connection; an ldaps:// URL is TLS already.');
+}
 
 export const toEnterpriseSettings = (row: SettingsRow): EnterpriseSettings => ({
   admin_device_management: row.adminDeviceManagement,
@@ -119,16 +185,18 @@ export class SettingsService {
         ...(body.smtp_user !== undefined && { smtpUser: body.smtp_user }),
         ...(body.smtp_password !== undefined && { smtpPassword: this.#seal(body.smtp_password) }),
         ...(body.smtp_sender !== undefined && { smtpSender: body.smtp_sender }),
+        ...ldapValues(body, (secret) => this.#seal(secret)),
       },
-      body.smtp_password ? ['smtp_password'] : [],
+      [...(body.smtp_password ? ['smtp_password'] : []), ...(body.ldap_bind_password ? ['ldap_bind_password'] : [])],
+      checkLdap,
     );
     return toSettings(row);
   }
 
-  /** '' removes the SMTP password; anything else is stored sealed. */
+  /** '' removes the secret (SMTP or LDAP bind password); anything else is stored sealed. */
   #seal(password: string): string | null {
     if (password === '') return null;
-    if (!this.secrets) throw new Error('settings service has no secret box for the SMTP password');
+    if (!this.secrets) throw new Error('settings service has no secret box for the SMTP and LDAP passwords');
     return this.secrets.encrypt(password);
   }
 
@@ -143,12 +211,15 @@ export class SettingsService {
     view: (row: SettingsRow) => T,
     values: Parameters<SettingsRepo['update']>[0],
     written: string[] = [],
+    /** Throws (a 400) when the row after the write breaks a rule; the transaction rolls back. */
+    check?: (row: SettingsRow) => void,
   ): Promise<SettingsRow> {
     const row = await this.db.transaction(async (raw) => {
       const tx = raw as unknown as Db;
       const repo = new SettingsRepo(tx);
       const before = view(await repo.getForUpdate());
       const updated = await repo.update(values);
+      check?.(updated);
       const after = view(updated);
       const changed = Object.keys(after).filter((k) => JSON.stringify(after[k as keyof T]) !== JSON.stringify(before[k as keyof T]));
       const keys = [...changed, ...written];
