@@ -26,6 +26,10 @@ if ! command -v gpg >/dev/null; then
   say "Installing GnuPG (apt) for the YubiKey provisioning station tests"
   apt_install gnupg
 fi
+if [ ! -x /usr/sbin/slapd ] || ! command -v ldapmodify >/dev/null; then
+  say "Installing OpenLDAP (apt) for the LDAP tests (a private slapd per test file)"
+  apt_install slapd ldap-utils
+fi
 bash scripts/ensure-postgres.sh
 install_dependencies
 
