@@ -41,6 +41,7 @@ import { authKeysRoutes } from '#src/modules/auth-keys/auth-keys.routes.js';
 import { authorizedAppsRoutes } from '#src/modules/authorized-apps/authorized-apps.routes.js';
 import { apiTokensRoutes } from '#src/modules/api-tokens/api-tokens.routes.js';
 import { workersRoutes } from '#src/modules/workers/workers.routes.js';
+import { externalIdpRoutes } from '#src/modules/external-idp/external-idp.routes.js';
 import { WorkersService } from '#src/modules/workers/workers.service.js';
 import { yubikeysRoutes } from '#src/modules/yubikeys/yubikeys.routes.js';
 import { accessPlugin } from '#src/plugins/access.js';
@@ -268,6 +269,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(yubikeysRoutes, { db: database.db });
   const workers = new WorkersService(database.db, { heartbeatTimeoutMs: env.WORKER_HEARTBEAT_TIMEOUT_SECONDS * 1000 });
   await app.register(workersRoutes, { service: workers });
+  await app.register(externalIdpRoutes, { db: database.db, secrets, publicUrl: env.PUBLIC_URL, sessionCookie });
   await app.register(vpnSessionsRoutes, { db: database.db, secrets, publicUrl: env.PUBLIC_URL });
   await app.register(webauthnRoutes, { db: database.db, publicUrl: env.PUBLIC_URL });
   await app.register(emailCodeRoutes, { db: database.db, secrets });

@@ -11,6 +11,7 @@ import { totpCode } from '#test/mfa-fixtures.js';
 import { locationBody, newKey } from '#test/network-fixtures.js';
 import { type RouteWalk, startRouteWalk } from '#test/route-walk.js';
 import { bodyOf, startSmtpServer, type TestSmtpServer } from '#test/smtp-server.js';
+import { closeWalkIdp, EXTERNAL_IDP_FIXTURES } from '#test/support/external-idp-walk.js';
 
 /**
  * ADR-005 / issue "Domain events" §5: walk every registered `/api/v1` route that changes state
@@ -136,6 +137,7 @@ async function newYubikey(w: World, caller: Caller): Promise<number> {
 const smtpServers: TestSmtpServer[] = [];
 
 const FIXTURES: Record<string, Fixture> = {
+  ...EXTERNAL_IDP_FIXTURES,
   // auth
   'POST /api/v1/auth': async (_w, caller) => ({
     url: '/api/v1/auth',
@@ -784,6 +786,7 @@ describe('route-walking events: every state-changing route records who did what,
   });
   afterAll(async () => {
     await Promise.all(smtpServers.map((s) => s.close()));
+    await closeWalkIdp();
     await t.close();
   });
 

@@ -233,6 +233,12 @@ export const ROUTE_ACCESS = {
   'GET /api/v1/user/:username/yubikey': rule('self_or_admin', 'yubikey.list'),
   'DELETE /api/v1/user/:username/yubikey/:id': rule('self_or_admin', 'yubikey.delete'),
   'POST /api/v1/user/:username/yubikey/:id/rename': rule('self_or_admin', 'yubikey.rename'),
+  'GET /api/v1/openid/provider': rule('admin', 'external_provider.read'),
+  'POST /api/v1/openid/provider': rule('admin', 'external_provider.create'),
+  'PUT /api/v1/openid/provider/:name': rule('admin', 'external_provider.update'),
+  'DELETE /api/v1/openid/provider/:name': rule('admin', 'external_provider.delete'),
+  'GET /api/v1/openid/auth_info': rule('public', 'auth.external_start'),
+  'POST /api/v1/openid/callback': rule('public', 'auth.external_login'),
 } as const satisfies Record<string, RouteRule>;
 
 export type RouteKey = keyof typeof ROUTE_ACCESS;

@@ -96,6 +96,10 @@ export const ERROR_CODES = [
   'worker_job.not_found',
   'worker_job.finished',
   'yubikey.not_found',
+  'external_provider.not_found',
+  'external_provider.exists',
+  'external_login.failed',
+  'external_login.no_account',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -146,6 +146,10 @@ export const EVENT_CATALOGUE = {
   'yubikey.provisioning_failed': { module: 'provisioning' },
   'yubikey.renamed': { module: 'provisioning' },
   'yubikey.deleted': { module: 'provisioning' },
+
+  'external_provider.created': { module: 'directory' },
+  'external_provider.modified': { module: 'directory' },
+  'external_provider.deleted': { module: 'directory' },
 } as const satisfies Record<string, EventTypeInfo>;
 
 export type EventType = keyof typeof EVENT_CATALOGUE;

@@ -78,8 +78,13 @@ export const ExternalProviderSchema = z
   .meta({ id: 'ExternalProvider' });
 export type ExternalProvider = z.infer<typeof ExternalProviderSchema>;
 
-/** `GET /openid/provider`: the configured provider, or null when there is none. */
-export const ExternalProviderListSchema = z.object({ provider: ExternalProviderSchema.nullable() }).meta({ id: 'ExternalProviderList' });
+/**
+ * `GET /openid/provider`: the configured provider (null when there is none) and the redirect URL
+ * to register at the provider.
+ */
+export const ExternalProviderListSchema = z
+  .object({ provider: ExternalProviderSchema.nullable(), redirect_url: z.string() })
+  .meta({ id: 'ExternalProviderList' });
 export type ExternalProviderList = z.infer<typeof ExternalProviderListSchema>;
 
 const writableFields = {
@@ -134,6 +139,8 @@ export type ExternalAuthInfo = z.infer<typeof ExternalAuthInfoSchema>;
 export const ExternalCallbackBodySchema = z.strictObject({
   code: requiredString(4096),
   state: requiredString(512),
+  /** The provider's `iss` response parameter (RFC 9207), when it sent one. */
+  iss: z.string().max(LIMITS.urlMax).optional(),
 });
 export type ExternalCallbackBody = z.infer<typeof ExternalCallbackBodySchema>;
 

@@ -292,6 +292,10 @@ export const en = {
   'error.worker_job.not_found': 'Provisioning job not found.',
   'error.worker_job.finished': 'This provisioning job has already finished.',
   'error.yubikey.not_found': 'YubiKey not found.',
+  'error.external_provider.not_found': 'No external OpenID provider is configured.',
+  'error.external_provider.exists': 'An external OpenID provider is already configured.',
+  'error.external_login.failed': 'The sign-in with the identity provider failed.',
+  'error.external_login.no_account': 'There is no Palisade account for this identity.',
 
   'field.required': 'Field required',
   'field.invalid': 'Invalid value',
@@ -1554,6 +1558,9 @@ export const en = {
   'activity.event.yubikey.provisioning_failed': 'YubiKey provisioning failed',
   'activity.event.yubikey.renamed': 'YubiKey renamed',
   'activity.event.yubikey.deleted': 'YubiKey deleted',
+  'activity.event.external_provider.created': 'External OpenID provider added',
+  'activity.event.external_provider.modified': 'External OpenID provider modified',
+  'activity.event.external_provider.deleted': 'External OpenID provider deleted',
   'nav.provisioners': 'Provisioners',
   'settings.module.workerHint':
     'Lets administrators provision YubiKeys at provisioning stations (Provisioners). When off, the Provisioners screen disappears from the console and the provisioning API, stations included, answers “module disabled” (404). Stations, YubiKeys and keys are kept.',

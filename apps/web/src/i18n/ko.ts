@@ -278,6 +278,10 @@ export const ko: Catalogue = {
   'error.worker_job.not_found': '프로비저닝 작업을 찾을 수 없습니다.',
   'error.worker_job.finished': '이 프로비저닝 작업은 이미 끝났습니다.',
   'error.yubikey.not_found': 'YubiKey를 찾을 수 없습니다.',
+  'error.external_provider.not_found': '설정된 외부 OpenID 공급자가 없습니다.',
+  'error.external_provider.exists': '외부 OpenID 공급자가 이미 설정되어 있습니다.',
+  'error.external_login.failed': 'ID 공급자를 통한 로그인에 실패했습니다.',
+  'error.external_login.no_account': '이 ID에 해당하는 Palisade 계정이 없습니다.',
 
   'field.required': '필수 항목입니다',
   'field.invalid': '잘못된 값입니다',
@@ -1498,6 +1502,9 @@ export const ko: Catalogue = {
   'activity.event.yubikey.provisioning_failed': 'YubiKey 프로비저닝 실패',
   'activity.event.yubikey.renamed': 'YubiKey 이름 변경됨',
   'activity.event.yubikey.deleted': 'YubiKey 삭제됨',
+  'activity.event.external_provider.created': '외부 OpenID 공급자 추가됨',
+  'activity.event.external_provider.modified': '외부 OpenID 공급자 수정됨',
+  'activity.event.external_provider.deleted': '외부 OpenID 공급자 삭제됨',
   'nav.provisioners': '프로비저너',
   'settings.module.workerHint':
     '관리자가 프로비저닝 스테이션에서 YubiKey를 프로비저닝할 수 있게 합니다(프로비저너). 끄면 콘솔에서 프로비저너 화면이 사라지고, 스테이션을 포함한 프로비저닝 API가 “모듈 비활성화됨”(404)으로 응답합니다. 스테이션, YubiKey와 키는 유지됩니다.',

@@ -296,6 +296,10 @@ export const pl: Catalogue = {
   'error.worker_job.not_found': 'Nie znaleziono zadania przygotowania klucza.',
   'error.worker_job.finished': 'To zadanie przygotowania klucza zostało już zakończone.',
   'error.yubikey.not_found': 'Nie znaleziono klucza YubiKey.',
+  'error.external_provider.not_found': 'Nie skonfigurowano zewnętrznego dostawcy OpenID.',
+  'error.external_provider.exists': 'Zewnętrzny dostawca OpenID jest już skonfigurowany.',
+  'error.external_login.failed': 'Logowanie przez dostawcę tożsamości nie powiodło się.',
+  'error.external_login.no_account': 'Nie ma konta Palisade dla tej tożsamości.',
 
   'field.required': 'Pole wymagane',
   'field.invalid': 'Nieprawidłowa wartość',
@@ -1666,6 +1670,9 @@ export const pl: Catalogue = {
   'activity.event.yubikey.provisioning_failed': 'Przygotowanie klucza YubiKey nie powiodło się',
   'activity.event.yubikey.renamed': 'Zmieniono nazwę klucza YubiKey',
   'activity.event.yubikey.deleted': 'Usunięto klucz YubiKey',
+  'activity.event.external_provider.created': 'Dodano zewnętrznego dostawcę OpenID',
+  'activity.event.external_provider.modified': 'Zmieniono zewnętrznego dostawcę OpenID',
+  'activity.event.external_provider.deleted': 'Usunięto zewnętrznego dostawcę OpenID',
   'nav.provisioners': 'Stacje provisioningu',
   'settings.module.workerHint':
     'Pozwala administratorom przygotowywać klucze YubiKey na stacjach provisioningu (Stacje provisioningu). Po wyłączeniu ekran stacji znika z konsoli, a API provisioningu, także dla stacji, odpowiada „moduł wyłączony” (404). Stacje, klucze YubiKey i klucze pozostają zachowane.',
