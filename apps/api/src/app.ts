@@ -201,6 +201,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         log: app.log,
         owner: `${process.pid}-${randomUUID()}`,
         aclExpiryIntervalMs: env.ACL_EXPIRY_INTERVAL_MS,
+        workerJobDeadlineMs: env.WORKER_JOB_DEADLINE_SECONDS * 1000,
       })
     : undefined;
   app.decorate('jobs', jobs);
@@ -267,7 +268,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(apiTokensRoutes);
   await app.register(authKeysRoutes, { db: database.db });
   await app.register(yubikeysRoutes, { db: database.db });
-  const workers = new WorkersService(database.db, { heartbeatTimeoutMs: env.WORKER_HEARTBEAT_TIMEOUT_SECONDS * 1000 });
+  const workers = new WorkersService(database.db, {
+    heartbeatTimeoutMs: env.WORKER_HEARTBEAT_TIMEOUT_SECONDS * 1000,
+    jobDeadlineMs: env.WORKER_JOB_DEADLINE_SECONDS * 1000,
+  });
   await app.register(workersRoutes, { service: workers });
   await app.register(externalIdpRoutes, { db: database.db, secrets, publicUrl: env.PUBLIC_URL, sessionCookie });
   await app.register(vpnSessionsRoutes, { db: database.db, secrets, publicUrl: env.PUBLIC_URL });

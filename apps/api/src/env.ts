@@ -48,6 +48,8 @@ export const EnvSchema = z.object({
   ACL_EXPIRY_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
   /** A provisioning station is unavailable once it has not polled for this long (docs/provisioning.md). */
   WORKER_HEARTBEAT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** A provisioning job fails once its station gave no sign of life for this long (docs/provisioning.md). */
+  WORKER_JOB_DEADLINE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** Connections this process keeps to PostgreSQL (ignored on the embedded database). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /** Argon2 hashes and verifications at once (lib/password.ts); default: CPUs − 1, at least 1. */

@@ -47,6 +47,7 @@ const NON_MUTATING: Record<string, string> = {
 const STATION_ROUTES: Record<string, string> = {
   'POST /api/v1/worker/register': 'records worker.registered with the station as anonymous actor (its IP and user agent)',
   'POST /api/v1/worker/poll': 'a heartbeat that takes a job; the job was recorded when queued (worker.job_created)',
+  'POST /api/v1/worker/job/:id/heartbeat': 'a heartbeat that acknowledges a job; the job was recorded when queued (worker.job_created)',
   'POST /api/v1/worker/job/:id/result': 'records yubikey.provisioned or yubikey.provisioning_failed as the admin who queued the job',
 };
 

@@ -6,9 +6,10 @@
  *   full:     a snapshot's firewall (protobuf bytes) → decode → model → whole-table text → one
  *             `nft -f` (from an empty namespace; the table's removal between rounds is not timed)
  *   same:     the same snapshot again (a reconnect): decode, compare, `nft list tables`; no change
- *   rule:     a delta with one FirewallRuleUpsert (a new rule at a random position naming 20
- *             devices: a new member list)
- *   modify:   a delta changing one existing rule's ports
+ *   rule:     a delta with one FirewallMemberListUpsert (20 devices: a new member list) and one
+ *             FirewallRuleUpsert naming it (a new rule at a random position), as the control
+ *             plane sends them
+ *   modify:   a delta changing one existing rule's ports (with its member list, already known)
  *   member:   a delta with one FirewallMemberUpsert (a device's addresses change; every rule
  *             naming it gets set-element changes)
  * Agent work = everything from the delta's decoded message to nft's exit, nft included.
@@ -140,9 +141,14 @@ export async function runNftBench({
       for (let i = 0; i < deltas; i++) {
         const rule = firewallRule(aclRules + 1 + i, rnd, members, 'allow');
         rule.anySource = false;
-        rule.members = Array.from({ length: 20 }, (_, j) => memberKey((i * 20 + j) % members));
+        rule.members = [];
+        rule.memberList = `lbench${i}`;
+        const list = { id: rule.memberList, members: Array.from({ length: 20 }, (_, j) => memberKey((i * 20 + j) % members)) };
         const added = await applyDelta(
-          create(DeltaSchema, { revision: 2n, ops: [{ op: { case: 'firewallRuleUpsert', value: { rule } } }] }),
+          create(DeltaSchema, {
+            revision: 2n,
+            ops: [{ op: { case: 'firewallMemberListUpsert', value: { list } } }, { op: { case: 'firewallRuleUpsert', value: { rule } } }],
+          }),
         );
         result.ruleDeltaMs.push(added.ms);
         result.ruleDeltaJsMs.push(added.jsMs);
@@ -150,10 +156,12 @@ export async function runNftBench({
         const changed = { ...firewall.rules[Math.floor(rnd() * firewall.rules.length)]! };
         changed.ports = [{ first: 1000 + i, last: 1000 + i, $typeName: 'palisade.gateway.v1.PortRange' } as never];
         changed.protocols = [];
-        result.modifyDeltaMs.push(
-          (await applyDelta(create(DeltaSchema, { revision: 3n, ops: [{ op: { case: 'firewallRuleUpsert', value: { rule: changed } } }] })))
-            .ms,
-        );
+        const known = firewall.memberLists.find((l) => l.id === changed.memberList);
+        const modifyOps = [
+          ...(known ? [{ op: { case: 'firewallMemberListUpsert' as const, value: { list: known } } }] : []),
+          { op: { case: 'firewallRuleUpsert' as const, value: { rule: changed } } },
+        ];
+        result.modifyDeltaMs.push((await applyDelta(create(DeltaSchema, { revision: 3n, ops: modifyOps }))).ms);
         const m = Math.floor(rnd() * members);
         const member = { key: memberKey(m), addresses: memberAddresses(m, i + 1) };
         result.memberDeltaMs.push(

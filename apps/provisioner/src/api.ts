@@ -5,9 +5,14 @@ export interface Task {
   first_name: string;
   last_name: string;
   email: string;
+  /** Seconds between job heartbeats (the API derives it from its heartbeat timeout and job deadline). */
+  heartbeat_seconds?: number;
 }
 
 export type JobResult = { success: true; serial: string; ssh_key: string; gpg_key: string } | { success: false; error: string };
+
+/** A heartbeat or report that has no answer after this long is abandoned (and retried). */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 export class ApiError extends Error {
   override name = 'ApiError';
@@ -53,7 +58,23 @@ export class StationApi {
     return res.status === 204 ? undefined : ((await res.json()) as Task);
   }
 
-  async report(token: string, jobId: number, result: JobResult): Promise<void> {
-    await this.call(`job/${jobId}/result`, token, result);
+  /** The station works on the job; the first heartbeat acknowledges (takes) it. 409: no longer in progress. */
+  async heartbeat(token: string, jobId: number, signal?: AbortSignal): Promise<void> {
+    await this.call(
+      `job/${jobId}/heartbeat`,
+      token,
+      {},
+      AbortSignal.any([AbortSignal.timeout(REQUEST_TIMEOUT_MS), ...(signal ? [signal] : [])]),
+    );
+  }
+
+  /** The job's result; a repeat of a report the API already stored answers 200 unchanged. */
+  async report(token: string, jobId: number, result: JobResult, signal?: AbortSignal): Promise<void> {
+    await this.call(
+      `job/${jobId}/result`,
+      token,
+      result,
+      AbortSignal.any([AbortSignal.timeout(REQUEST_TIMEOUT_MS), ...(signal ? [signal] : [])]),
+    );
   }
 }

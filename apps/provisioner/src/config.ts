@@ -71,6 +71,12 @@ export const OPTIONS = {
     schema: optional,
     help: 'simulated card: fail the card step with this text',
   },
+  simulatedCardDelaySeconds: {
+    env: 'PROVISIONER_SIMULATED_CARD_DELAY',
+    flag: '--simulated-card-delay',
+    schema: z.preprocess(blankToUndefined, z.coerce.number({ error: 'must be a number' }).min(0).max(3600).default(0)),
+    help: 'simulated card: seconds the card step takes (default 0)',
+  },
 } as const;
 
 type Options = typeof OPTIONS;

@@ -7,7 +7,13 @@ import { readEnvironment } from './env.js';
 import { runStation } from './station.js';
 
 function cardOf(config: Config): CardPort {
-  if (config.card === 'simulated') return new SimulatedCard({ dir: config.simulatedCardDir, error: config.simulatedCardError });
+  if (config.card === 'simulated') {
+    return new SimulatedCard({
+      dir: config.simulatedCardDir,
+      error: config.simulatedCardError,
+      delayMs: config.simulatedCardDelaySeconds * 1000,
+    });
+  }
   return new YubikeyCard(config.adminPin);
 }
 

@@ -229,6 +229,7 @@ export const ROUTE_ACCESS = {
   'DELETE /api/v1/worker/:id': worker('admin', 'worker.delete'),
   'POST /api/v1/worker/register': worker('worker', 'worker.register'),
   'POST /api/v1/worker/poll': worker('worker', 'worker.poll'),
+  'POST /api/v1/worker/job/:id/heartbeat': worker('worker', 'worker.job_heartbeat'),
   'POST /api/v1/worker/job/:id/result': worker('worker', 'worker.report_job'),
   'GET /api/v1/user/:username/yubikey': rule('self_or_admin', 'yubikey.list'),
   'DELETE /api/v1/user/:username/yubikey/:id': rule('self_or_admin', 'yubikey.delete'),

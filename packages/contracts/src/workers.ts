@@ -49,7 +49,7 @@ export const WorkerJobSchema = z
     state: z.enum(WORKER_JOB_STATES),
     /** The station's error text (state `error`). */
     error: z.string().optional(),
-    /** The card's serial number (state `success`). */
+    /** The card's serial number (state `success`; also `error` when the API refused the card's keys). */
     serial: z.string().optional(),
     created_at: z.string(),
     finished_at: z.string().optional(),
@@ -73,6 +73,11 @@ export const WorkerTaskSchema = z
     first_name: z.string(),
     last_name: z.string(),
     email: z.string(),
+    /**
+     * Seconds between the job heartbeats (`POST /worker/job/{id}/heartbeat`) the station sends while
+     * it works on the job; the first one acknowledges (takes) the job.
+     */
+    heartbeat_seconds: z.number().positive(),
   })
   .meta({ id: 'WorkerTask' });
 export type WorkerTask = z.infer<typeof WorkerTaskSchema>;

@@ -1,6 +1,13 @@
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { type DeltaOp, DeltaOpSchema, type Firewall } from '@palisade/proto';
-import { candidatePartIds, compileFirewall, compileMember, compileRule, memberKey } from '#src/modules/acl/compiler/compile.js';
+import {
+  candidatePartIds,
+  compileFirewall,
+  compileMember,
+  compileRule,
+  type MemberLists,
+  memberKey,
+} from '#src/modules/acl/compiler/compile.js';
 import type { ChangeRow, ControlRepo } from './control.repo.js';
 
 /**
@@ -10,9 +17,10 @@ import type { ChangeRow, ControlRepo } from './control.repo.js';
  *
  * - `fw_full` → one FirewallReplace at the last such revision; firewall rows before it send
  *   nothing (the replace sets everything they would have).
- * - `fw_rule` "R" or "R/A" → upserts of rule R's parts now, removes of its other possible part
- *   ids (the manual part, and the parts of its aliases now or named in the keys): the bytes
- *   depend on that rule only, never on the number of other rules.
+ * - `fw_rule` "R" or "R/A" → upserts of rule R's parts now (after upserts of the member lists
+ *   they name: an agent ignores a list it has), removes of its other possible part ids (the
+ *   manual part, and the parts of its aliases now or named in the keys): the bytes depend on
+ *   that rule only, never on the number of other rules.
  * - `fw_member` "D" → upsert of member dD with its addresses in the location, or its removal.
  *
  * With the ACL off (unmanaged) only a replace is sent.
@@ -57,10 +65,12 @@ export async function firewallDeltaOps(
   const rules = new Map(input.rules.map((r) => [r.id, r]));
   for (const [ruleId, revision] of ruleAt) {
     const rule = rules.get(ruleId);
-    const parts = rule ? compileRule(rule, input.aliases, input.defaultAllow, now) : [];
+    const lists: MemberLists = new Map();
+    const parts = rule ? compileRule(rule, input.aliases, input.defaultAllow, now, lists) : [];
     const present = new Set(parts.map((p) => p.id));
     const removes = candidatePartIds(ruleId, [...(rule?.aliasIds ?? []), ...(detached.get(ruleId) ?? [])]).filter((id) => !present.has(id));
     add(revision, [
+      ...[...lists.values()].map((list) => op({ case: 'firewallMemberListUpsert', value: { list } })),
       ...removes.map((id) => op({ case: 'firewallRuleRemove', value: { id } })),
       ...parts.map((rule) => op({ case: 'firewallRuleUpsert', value: { rule } })),
     ]);

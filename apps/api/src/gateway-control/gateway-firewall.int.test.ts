@@ -57,6 +57,8 @@ function describeOp(o: Delta['ops'][number]['op']): string {
       return o.value.member?.key ?? '';
     case 'firewallMemberRemove':
       return o.value.key;
+    case 'firewallMemberListUpsert':
+      return o.value.list?.members.join(',') ?? '';
     default:
       return '';
   }
@@ -67,6 +69,11 @@ const lastRevision = (g: TestGateway) =>
     0n,
   );
 const ruleIds = (fw: Firewall | undefined) => fw?.rules.map((r) => r.id);
+/** A rule's member keys, from the member list it names. */
+const membersOf = (fw: Firewall | undefined, rule: Firewall['rules'][number] | undefined) =>
+  fw?.memberLists.find((l) => l.id === rule?.memberList)?.members;
+/** The ops of rules (and members), without the member lists that rule upserts carry before them. */
+const withoutLists = (ops: string[]) => ops.filter((o) => !o.startsWith('firewallMemberListUpsert'));
 
 async function revisionOf(locationId: number): Promise<bigint> {
   const { rows } = (await db().execute(
@@ -107,9 +114,10 @@ describe('gateway firewall', () => {
 
     const fw = (await (await connect(location.id)).waitFor('snapshot', snapshotOf)).firewall;
     expect(fw).toMatchObject({ managed: true, defaultAllow: false });
-    expect(fw?.rules.map((r) => [r.id, r.verdict, r.members, r.destinations, r.aclRuleId])).toEqual([
+    expect(fw?.rules.map((r) => [r.id, r.verdict, membersOf(fw, r), r.destinations, r.aclRuleId])).toEqual([
       [`r${rule}_allow`, FirewallVerdict.ACCEPT, [`d${device.device.id}`], ['10.1.0.0/24'], rule],
     ]);
+    expect(fw?.memberLists).toHaveLength(1);
     const address = device.configs.find((c) => c.network_id === location.id)?.assigned_ips[0]?.split('/')[0];
     expect(fw?.members).toMatchObject([{ key: `d${device.device.id}`, addresses: [address] }]);
 
@@ -120,7 +128,7 @@ describe('gateway firewall', () => {
   it('deploying, changing and deleting one rule sends that rule only, with bytes independent of the other rules', async () => {
     const location = await aclLocation();
     const admin = await userIdOf(db(), 'admin');
-    await addDevice(t.app, t.admin, 'admin');
+    const device = `d${(await addDevice(t.app, t.admin, 'admin')).device.id}`;
     const g = await connect(location.id);
     await g.waitFor('snapshot', snapshotOf);
 
@@ -135,6 +143,8 @@ describe('gateway firewall', () => {
     expect(opsOf(first.ds)).toEqual([
       `firewallRuleRemove:r${first.id}_deny`,
       `firewallRuleRemove:r${first.id}_claim`,
+      // The rule's member list goes before the rule (the agent ignores a list it already has).
+      `firewallMemberListUpsert:${device}`,
       `firewallRuleUpsert:r${first.id}_allow`,
     ]);
     for (let i = 0; i < 30; i++)
@@ -149,7 +159,7 @@ describe('gateway firewall', () => {
     const changed = await deltasAfter(g, before, 'the changed rule', (x) => opsOf(x).includes(`firewallRuleUpsert:r${first.id}_allow`));
     const upsert = fwOps(changed).find((o) => o.case === 'firewallRuleUpsert');
     expect(upsert?.case === 'firewallRuleUpsert' && upsert.value.rule?.ports).toMatchObject([{ first: 22, last: 22 }]);
-    expect(opsOf(changed).every((o) => o.includes(`r${first.id}_`))).toBe(true);
+    expect(withoutLists(opsOf(changed)).every((o) => o.includes(`r${first.id}_`))).toBe(true);
 
     const beforeDelete = lastRevision(g);
     await db().execute(sql`delete from acl_rules where id = ${first.id}`);
@@ -183,7 +193,9 @@ describe('gateway firewall', () => {
     const upserted = fwOps(added)
       .filter((o) => o.case === 'firewallRuleUpsert')
       .map((o) => (o.case === 'firewallRuleUpsert' ? o.value.rule : undefined));
-    expect(upserted.find((r) => r?.id === `r${byUser}_allow`)?.members).toEqual([key]);
+    const lists = fwOps(added).flatMap((o) => (o.case === 'firewallMemberListUpsert' && o.value.list ? [o.value.list] : []));
+    const named = upserted.find((r) => r?.id === `r${byUser}_allow`)?.memberList;
+    expect(lists.find((l) => l.id === named)?.members).toEqual([key]);
     expect(opsOf(added).some((o) => o.includes(`r${byGroup}_`))).toBe(false);
 
     before = lastRevision(g);

@@ -114,6 +114,7 @@ const RANKS: Partial<Record<NonNullable<DeltaOp['op']['case']>, number>> = {
   firewallRuleRemove: 4,
   firewallMemberRemove: 5,
   firewallMemberUpsert: 6,
+  firewallMemberListUpsert: 6,
   firewallRuleUpsert: 7,
 };
 const rank = (op: DeltaOp) => (op.op.case ? (RANKS[op.op.case] ?? 8) : 8);

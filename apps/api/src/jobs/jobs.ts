@@ -4,6 +4,7 @@ import type { SecretBox } from '#src/lib/crypto.js';
 import type { EventSignal } from '#src/modules/events/event-signal.js';
 import { mailJob } from '#src/modules/mail/mail.job.js';
 import { vpnSessionsJob } from '#src/modules/vpn-sessions/vpn-sessions.job.js';
+import { workerJobDeadlineJob } from '#src/modules/workers/job-deadline.job.js';
 import type { Services } from '#src/services.js';
 import { aclExpiryJob } from './acl-expiry.js';
 import { activityLogPurgeJob } from './activity-log-purge.js';
@@ -32,6 +33,8 @@ export interface JobContext {
   owner: string;
   /** ACL_EXPIRY_INTERVAL_MS (acl-expiry.ts); its default when unset. */
   aclExpiryIntervalMs?: number;
+  /** WORKER_JOB_DEADLINE_SECONDS in ms (modules/workers/job-deadline.job.ts); its default when unset. */
+  workerJobDeadlineMs?: number;
 }
 
 export type JobFactory = (ctx: JobContext) => Job;
@@ -45,6 +48,7 @@ export const JOB_FACTORIES: JobFactory[] = [
   vpnSessionsJob,
   oidcPurgeJob,
   aclExpiryJob,
+  workerJobDeadlineJob,
 ];
 
 export class JobRunner {

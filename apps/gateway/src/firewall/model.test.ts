@@ -130,6 +130,54 @@ describe('firewall model', () => {
     expect(replaced).toBe(UNMANAGED);
   });
 
+  it('resolves member lists: rules naming one list share its keys; unknown or mixed sources are refused', () => {
+    const state = firewallFromProto(
+      fw({
+        managed: true,
+        memberLists: [{ id: 'la', members: ['d2', 'd10', 'd2'] }],
+        rules: [rule({ id: 'r1_allow', memberList: 'la' }), rule({ id: 'r2_deny', verdict: FirewallVerdict.DROP, memberList: 'la' })],
+        members: [],
+      }),
+    );
+    expect(state.rules.get('r1_allow')?.members).toEqual(['d2', 'd10']);
+    expect(state.rules.get('r2_deny')?.members).toBe(state.rules.get('r1_allow')?.members);
+    expect(() => firewallFromProto(fw({ managed: true, rules: [rule({ memberList: 'lx' })] }))).toThrow(/unknown member list/);
+    const mixed = fw({ managed: true, memberLists: [{ id: 'la', members: ['d1'] }], rules: [rule({ memberList: 'la', members: ['d2'] })] });
+    expect(() => firewallFromProto(mixed)).toThrow(StateError);
+    expect(() => firewallFromProto(fw({ managed: true, memberLists: [{ id: 'L_1', members: [] }] }))).toThrow(/member list/);
+  });
+
+  it('takes the member list of a delta before the rules naming it, keeps a known one, and drops lists no rule names', () => {
+    const base = firewallFromProto(
+      fw({ managed: true, memberLists: [{ id: 'la', members: ['d1'] }], rules: [rule({ id: 'r1_allow', memberList: 'la' })] }),
+    );
+    const next = firewallAfterDelta(
+      base,
+      create(DeltaSchema, {
+        revision: 2n,
+        ops: [
+          { op: { case: 'firewallMemberListUpsert', value: { list: { id: 'la', members: ['d1'] } } } },
+          { op: { case: 'firewallMemberListUpsert', value: { list: { id: 'lb', members: ['d3', 'd2'] } } } },
+          { op: { case: 'firewallRuleUpsert', value: { rule: rule({ id: 'r2_allow', memberList: 'lb' }) } } },
+          { op: { case: 'firewallRuleUpsert', value: { rule: rule({ id: 'r3_allow', memberList: 'la' }) } } },
+        ],
+      }),
+    );
+    expect(next.lists.get('la')).toBe(base.lists.get('la'));
+    expect(next.rules.get('r3_allow')?.members).toBe(base.rules.get('r1_allow')?.members);
+    expect(next.rules.get('r2_allow')?.members).toEqual(['d2', 'd3']);
+    const removed = firewallAfterDelta(
+      next,
+      create(DeltaSchema, { revision: 3n, ops: [{ op: { case: 'firewallRuleRemove', value: { id: 'r2_allow' } } }] }),
+    );
+    expect([...removed.lists.keys()]).toEqual(['la']);
+    const unknown = create(DeltaSchema, {
+      revision: 4n,
+      ops: [{ op: { case: 'firewallRuleUpsert', value: { rule: rule({ id: 'r4_allow', memberList: 'lb' }) } } }],
+    });
+    expect(() => firewallAfterDelta(removed, unknown)).toThrow(/unknown member list/);
+  });
+
   it('refuses rule and member ops on an unmanaged firewall', () => {
     const delta = create(DeltaSchema, { revision: 2n, ops: [{ op: { case: 'firewallMemberRemove', value: { key: 'd1' } } }] });
     expect(() => firewallAfterDelta(UNMANAGED, delta)).toThrow(/unmanaged/);

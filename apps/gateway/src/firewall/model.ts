@@ -1,4 +1,11 @@
-import { type Firewall, type FirewallMember, FirewallProtocol, type FirewallRule, FirewallVerdict } from '@palisade/proto';
+import {
+  type Firewall,
+  type FirewallMember,
+  type FirewallMemberList,
+  FirewallProtocol,
+  type FirewallRule,
+  FirewallVerdict,
+} from '@palisade/proto';
 import { isIPv4, isIPv6 } from 'node:net';
 import { StateError } from '#src/reconcile/normalize.js';
 import { destinationElements, portElements } from './intervals.js';
@@ -16,8 +23,10 @@ export interface FirewallRuleState {
   priority: number;
   verdict: Verdict;
   anySource: boolean;
-  /** Member keys, unique, in `keyOrder`; empty when `anySource`. */
+  /** Member keys, unique, in `keyOrder`; empty when `anySource`. Shared with the member list named. */
   members: readonly string[];
+  /** The member list the rule names ('' for inline members or any source). */
+  memberList: string;
   /** True when the rule names no destination (any). */
   anyDestination: boolean;
   /** Interval-set elements (`10.1.0.0/16`, `10.1.0.5-10.1.0.9`, `10.2.0.1`), disjoint, sorted. */
@@ -43,11 +52,14 @@ export interface FirewallState {
   defaultAllow: boolean;
   rules: ReadonlyMap<string, FirewallRuleState>;
   members: ReadonlyMap<string, MemberState>;
+  /** Member lists by id (keys in `keyOrder`): the ones the rules name. */
+  lists: ReadonlyMap<string, readonly string[]>;
 }
 
-export const UNMANAGED: FirewallState = { managed: false, defaultAllow: true, rules: new Map(), members: new Map() };
+export const UNMANAGED: FirewallState = { managed: false, defaultAllow: true, rules: new Map(), members: new Map(), lists: new Map() };
 
 const RULE_ID = /^[a-z0-9_]{1,48}$/;
+const LIST_ID = /^[a-z0-9]{1,48}$/;
 
 const PROTOCOLS: Partial<Record<FirewallProtocol, Protocol>> = {
   [FirewallProtocol.TCP]: 'tcp',
@@ -69,7 +81,22 @@ function memberKeys(keys: readonly string[]): readonly string[] {
   return ordered ? keys : [...new Set(keys)].sort(keyOrder);
 }
 
-export function ruleFromProto(rule: FirewallRule): FirewallRuleState {
+export function listFromProto(list: FirewallMemberList): readonly string[] {
+  if (!LIST_ID.test(list.id)) throw new StateError(`firewall member list '${list.id}': id must be 1-48 of [a-z0-9]`);
+  return memberKeys(list.members);
+}
+
+/** The rule's member keys: its member list's (which must be known) or its inline ones. */
+function sourcesOf(rule: FirewallRule, lists: ReadonlyMap<string, readonly string[]>, where: string): readonly string[] {
+  if (rule.anySource) return [];
+  if (rule.memberList === '') return memberKeys(rule.members);
+  if (rule.members.length > 0) throw new StateError(`${where}: both a member list and inline members`);
+  const keys = lists.get(rule.memberList);
+  if (!keys) throw new StateError(`${where}: unknown member list '${rule.memberList}'`);
+  return keys;
+}
+
+export function ruleFromProto(rule: FirewallRule, lists: ReadonlyMap<string, readonly string[]> = new Map()): FirewallRuleState {
   const where = `firewall rule '${rule.id}'`;
   if (!RULE_ID.test(rule.id)) throw new StateError(`${where}: id must be 1-48 of [a-z0-9_]`);
   const verdict = rule.verdict === FirewallVerdict.ACCEPT ? 'accept' : rule.verdict === FirewallVerdict.DROP ? 'drop' : undefined;
@@ -85,7 +112,8 @@ export function ruleFromProto(rule: FirewallRule): FirewallRuleState {
     priority: rule.priority,
     verdict,
     anySource: rule.anySource,
-    members: rule.anySource ? [] : memberKeys(rule.members),
+    members: sourcesOf(rule, lists, where),
+    memberList: rule.anySource ? '' : rule.memberList,
     anyDestination: rule.destinations.length === 0,
     dest4: v4,
     dest6: v6,
@@ -111,17 +139,33 @@ export function memberFromProto(member: FirewallMember): MemberState {
 
 export function firewallFromProto(firewall: Firewall | undefined): FirewallState {
   if (!firewall?.managed) return UNMANAGED;
+  const lists = new Map<string, readonly string[]>();
+  for (const l of firewall.memberLists) {
+    if (lists.has(l.id)) throw new StateError(`firewall member list '${l.id}' appears twice`);
+    lists.set(l.id, listFromProto(l));
+  }
   const rules = new Map<string, FirewallRuleState>();
   for (const r of firewall.rules) {
     if (rules.has(r.id)) throw new StateError(`firewall rule '${r.id}' appears twice`);
-    rules.set(r.id, ruleFromProto(r));
+    rules.set(r.id, ruleFromProto(r, lists));
   }
   const members = new Map<string, MemberState>();
   for (const m of firewall.members) {
     if (members.has(m.key)) throw new StateError(`firewall member '${m.key}' appears twice`);
     members.set(m.key, memberFromProto(m));
   }
-  return { managed: true, defaultAllow: firewall.defaultAllow, rules, members };
+  return { managed: true, defaultAllow: firewall.defaultAllow, rules, members, lists: namedLists(lists, rules) };
+}
+
+/** `lists` without the ones no rule names (the same map when all are named). */
+export function namedLists(
+  lists: ReadonlyMap<string, readonly string[]>,
+  rules: ReadonlyMap<string, FirewallRuleState>,
+): ReadonlyMap<string, readonly string[]> {
+  const named = new Set<string>();
+  for (const r of rules.values()) if (r.memberList !== '') named.add(r.memberList);
+  if (named.size === lists.size) return lists;
+  return new Map([...lists].filter(([id]) => named.has(id)));
 }
 
 /** The contract's evaluation order: priority ascending, DROP before ACCEPT, id ascending. */
@@ -133,7 +177,7 @@ export function compareRules(a: FirewallRuleState, b: FirewallRuleState): number
 
 export const orderedRules = (state: FirewallState): FirewallRuleState[] => [...state.rules.values()].sort(compareRules);
 
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+const sameList = (a: readonly string[], b: readonly string[]) => a === b || (a.length === b.length && a.every((v, i) => v === b[i]));
 
 export function sameRule(a: FirewallRuleState, b: FirewallRuleState): boolean {
   return (

@@ -95,8 +95,20 @@ const ALL_PORTS = '0-65535';
 
 const numberOf = (n: number) => `symhash mod 1 offset ${n}`;
 
-/** The member list a rule's sources come from: its sorted keys joined; null for any source. */
-export const listKey = (rule: FirewallRuleState): string | null => (rule.anySource ? null : rule.members.join('\n'));
+const joined = new WeakMap<readonly string[], string>();
+/**
+ * The member list a rule's sources come from: its sorted keys joined; null for any source. Rules
+ * naming one member list share its key array: it is joined once.
+ */
+export function listKey(rule: FirewallRuleState): string | null {
+  if (rule.anySource) return null;
+  let key = joined.get(rule.members);
+  if (key === undefined) {
+    key = rule.members.join('\n');
+    joined.set(rule.members, key);
+  }
+  return key;
+}
 
 /**
  * nft 1.0.6 cannot delete an element of a concatenated interval set whose fields are all single

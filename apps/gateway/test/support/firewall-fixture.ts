@@ -121,10 +121,24 @@ export function largeFirewall({ aclRules, members, defaultAllow = false, seed = 
     if (rnd() < 0.3) rules.push(firewallRule(n, rnd, members, 'deny', audience));
     if (defaultAllow) rules.push(firewallRule(n, rnd, members, 'claim', audience));
   }
+  // Each distinct member list once, named by the rules (as the control plane sends them).
+  const lists = new Map<string, { id: string; members: string[] }>();
+  for (const rule of rules) {
+    if (rule.members.length === 0) continue;
+    const content = rule.members.join(',');
+    let list = lists.get(content);
+    if (!list) {
+      list = { id: `l${lists.size}`, members: rule.members };
+      lists.set(content, list);
+    }
+    rule.memberList = list.id;
+    rule.members = [];
+  }
   return create(FirewallSchema, {
     managed: true,
     defaultAllow,
     rules,
+    memberLists: [...lists.values()],
     members: Array.from({ length: members }, (_, i) => ({ key: memberKey(i), addresses: memberAddresses(i) })),
   });
 }

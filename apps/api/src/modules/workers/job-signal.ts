@@ -15,19 +15,21 @@ export class JobSignal {
     for (const wake of this.#waiters.get(workerId) ?? []) wake();
   }
 
-  /** Resolves after `ms`, on notify(workerId), or on close(), whichever is first. */
-  wait(workerId: number, ms: number): Promise<void> {
-    if (this.#closed) return Promise.resolve();
+  /** Resolves after `ms`, on notify(workerId), on close(), or when `abort` fires, whichever is first. */
+  wait(workerId: number, ms: number, abort?: AbortSignal): Promise<void> {
+    if (this.#closed || abort?.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const set = this.#waiters.get(workerId) ?? new Set();
       this.#waiters.set(workerId, set);
       const done = () => {
         clearTimeout(timer);
+        abort?.removeEventListener('abort', done);
         set.delete(done);
         if (set.size === 0) this.#waiters.delete(workerId);
         resolve();
       };
       const timer = setTimeout(done, ms);
+      abort?.addEventListener('abort', done, { once: true });
       set.add(done);
     });
   }

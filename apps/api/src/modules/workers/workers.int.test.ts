@@ -42,6 +42,8 @@ describe('YubiKey provisioning: /worker/* and /user/{username}/yubikey', () => {
   }
   const poll = (token: string, wait_seconds = 0) =>
     t.request('POST', '/api/v1/worker/poll', { headers: station(token), payload: { wait_seconds } });
+  const heartbeat = (token: string, id: number) =>
+    t.request('POST', `/api/v1/worker/job/${id}/heartbeat`, { headers: station(token), payload: {} });
   const report = (token: string, id: number, payload: unknown) =>
     t.request('POST', `/api/v1/worker/job/${id}/result`, { headers: station(token), payload });
   const job = async (id: number) => (await t.request('GET', `/api/v1/worker/${id}`, { cookie: admin })).json();
@@ -90,10 +92,18 @@ describe('YubiKey provisioning: /worker/* and /user/{username}/yubikey', () => {
     const id = await queue('lab', 'alice');
     const taken = await waiting;
     expect(taken.statusCode, taken.body).toBe(200);
-    expect(taken.json()).toEqual({ id, username: 'alice', first_name: 'Test', last_name: 'alice', email: 'alice@example.com' });
+    expect(taken.json()).toEqual({
+      id,
+      username: 'alice',
+      first_name: 'Test',
+      last_name: 'alice',
+      email: 'alice@example.com',
+      // A quarter of the shorter of the heartbeat timeout (60 s) and the job deadline (300 s).
+      heartbeat_seconds: 15,
+    });
     expect(await job(id)).toMatchObject({ id, worker: 'lab', username: 'alice', state: 'in_progress' });
-    // Taken once: the next poll has nothing.
-    expect((await poll(token)).statusCode).toBe(204);
+    // The station acknowledges the job (its first job heartbeat): it is taken.
+    expect((await heartbeat(token, id)).statusCode).toBe(204);
 
     const ssh = freshSshPublicKey();
     const done = await report(token, id, { success: true, serial: '12345678', ssh_key: ssh, gpg_key: GPG_PUBLIC });
@@ -114,8 +124,19 @@ describe('YubiKey provisioning: /worker/* and /user/{username}/yubikey', () => {
     expect(provisioned).toMatchObject({ actorType: 'user', username: 'admin', objectType: 'yubikey', objectId: String(keys[0].id) });
     expect(provisioned?.details).toMatchObject({ username: 'alice', serial: '12345678', worker: 'lab', job_id: id });
 
-    // Reporting twice is refused; the job stays a success.
-    expect((await report(token, id, { success: false, error: 'late' })).json()).toMatchObject({ status: 409, code: 'worker_job.finished' });
+    // The same report again (its answer was lost) is accepted and changes nothing.
+    const repeated = await report(token, id, { success: true, serial: '12345678', ssh_key: ssh, gpg_key: GPG_PUBLIC });
+    expect(repeated.statusCode, repeated.body).toBe(200);
+    expect(repeated.json()).toEqual(done.json());
+    expect(await eventsOf('yubikey.provisioned')).toHaveLength(1);
+    expect((await t.request('GET', '/api/v1/user/alice/yubikey', { cookie: alice })).json()).toHaveLength(1);
+    // A different result for a finished job is refused; the job stays a success.
+    expect((await report(token, id, { success: false, error: 'late' })).json()).toMatchObject({
+      status: 409,
+      code: 'worker_job.finished',
+      detail: 'The job is no longer in progress: it ended in success.',
+    });
+    expect((await heartbeat(token, id)).json()).toMatchObject({ status: 409, code: 'worker_job.finished' });
     // Another station cannot report this job.
     const other = await register('other');
     expect((await report(other.token, id, { success: false, error: 'x' })).statusCode).toBe(404);
@@ -128,13 +149,23 @@ describe('YubiKey provisioning: /worker/* and /user/{username}/yubikey', () => {
     const res = await report(token, id, { success: false, error: 'card not present' });
     expect(res.json()).toMatchObject({ state: 'error', error: 'card not present' });
     expect(await job(id)).toMatchObject({ state: 'error', error: 'card not present' });
-    expect((await eventsOf('yubikey.provisioning_failed')).some((e) => (e.details as { job_id?: number }).job_id === id)).toBe(true);
+    expect((await eventsOf('yubikey.provisioning_failed')).filter((e) => (e.details as { job_id?: number }).job_id === id)).toHaveLength(1);
+    // Reported again: accepted, nothing changes (no second event).
+    expect((await report(token, id, { success: false, error: 'card not present' })).json()).toMatchObject({
+      state: 'error',
+      error: 'card not present',
+    });
+    expect((await eventsOf('yubikey.provisioning_failed')).filter((e) => (e.details as { job_id?: number }).job_id === id)).toHaveLength(1);
 
     const bad = await queue('broken', 'bob');
     await poll(token);
     const refused = await report(token, bad, { success: true, serial: '999', ssh_key: 'ssh-ed25519 AAAA', gpg_key: GPG_PUBLIC });
     expect(refused.statusCode, refused.body).toBe(200);
     expect(refused.json()).toMatchObject({ state: 'error', error: expect.stringMatching(/^The card's keys were refused/) });
+    // The same report again answers the same job.
+    const again = await report(token, bad, { success: true, serial: '999', ssh_key: 'ssh-ed25519 AAAA', gpg_key: GPG_PUBLIC });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toEqual(refused.json());
     expect(await t.database.db.select().from(yubikeys).where(eq(yubikeys.serial, '999'))).toEqual([]);
     expect(await t.database.db.select().from(authKeys).where(eq(authKeys.serial, '999'))).toEqual([]);
   });
@@ -213,8 +244,85 @@ describe('YubiKey provisioning: /worker/* and /user/{username}/yubikey', () => {
     expect(cardKeys).toHaveLength(2);
   });
 
+  it('a job is only taken when the station acknowledges it: an offer the station never received is offered again', async () => {
+    const { token } = await register('lossy');
+    const id = await queue('lossy', 'bob');
+    // The answer to this poll is "lost": the station never acknowledges the job.
+    expect((await poll(token)).json()).toMatchObject({ id });
+    expect((await poll(token)).json()).toMatchObject({ id });
+    expect((await heartbeat(token, id)).statusCode).toBe(204);
+    // Acknowledged twice (a retried acknowledgement) is fine; another station's job is 404.
+    expect((await heartbeat(token, id)).statusCode).toBe(204);
+    const other = await register('lossy-other');
+    expect((await heartbeat(other.token, id)).json()).toMatchObject({ status: 404, code: 'worker_job.not_found' });
+    expect((await report(token, id, { success: false, error: 'no card' })).json()).toMatchObject({ state: 'error' });
+  });
+
+  it('a waiting poll whose client went away stops waiting and takes nothing', async () => {
+    const service = new WorkersService(t.database.db, { heartbeatTimeoutMs: 60_000, jobDeadlineMs: 300_000 });
+    const worker = await service.register(registration, 'abandoned', { ip: '192.0.2.9' });
+    const row = await service.authenticate(worker.token);
+    if (!row) throw new Error('no worker');
+    const gone = new AbortController();
+    const started = Date.now();
+    const waiting = service.poll(row, '192.0.2.9', 25, gone.signal);
+    gone.abort();
+    expect(await waiting).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const id = await queue('abandoned', 'bob');
+    expect((await poll(worker.token)).json()).toMatchObject({ id });
+  });
+
+  it('a station that polls again holds no job: a job it acknowledged and did not finish fails (it restarted)', async () => {
+    const { token } = await register('restarting');
+    const id = await queue('restarting', 'bob');
+    await poll(token);
+    expect((await heartbeat(token, id)).statusCode).toBe(204);
+    expect((await poll(token)).statusCode).toBe(204);
+    expect(await job(id)).toMatchObject({ state: 'error', error: 'The provisioning station restarted before it finished the job.' });
+    expect((await report(token, id, { success: false, error: 'late' })).json()).toMatchObject({ status: 409, code: 'worker_job.finished' });
+  });
+
+  it('the deadline fails a job whose station gave no sign of life for it, as the system, and keeps one whose station beats', async () => {
+    const service = new WorkersService(t.database.db, { heartbeatTimeoutMs: 60_000, jobDeadlineMs: 10_000 });
+    const dead = await register('dead');
+    const alive = await register('alive');
+    const deadJob = await queue('dead', 'bob');
+    const aliveJob = await queue('alive', 'bob');
+    const waitingJob = await queue('dead', 'alice');
+    await poll(dead.token);
+    expect((await heartbeat(dead.token, deadJob)).statusCode).toBe(204);
+    await poll(alive.token);
+    expect((await heartbeat(alive.token, aliveJob)).statusCode).toBe(204);
+    // 11 s later: the dead station said nothing since; the live one sent a heartbeat just now.
+    const later = Date.now() + 11_000;
+    await t.database.db
+      .update(workers)
+      .set({ lastSeenAt: new Date(later) })
+      .where(eq(workers.id, alive.id));
+    // (Jobs other tests left in progress on their stations fail too.)
+    const expired = await service.expireOverdueJobs(later);
+    expect(expired).toEqual(expect.arrayContaining([deadJob, waitingJob]));
+    expect(expired).not.toContain(aliveJob);
+    expect(await job(deadJob)).toMatchObject({ state: 'error', error: 'The provisioning station stopped answering.' });
+    expect(await job(waitingJob)).toMatchObject({ state: 'error', error: 'The provisioning station stopped answering.' });
+    expect(await job(aliveJob)).toMatchObject({ state: 'in_progress' });
+    const [failed] = (await eventsOf('yubikey.provisioning_failed')).filter((e) => (e.details as { job_id?: number }).job_id === deadJob);
+    expect(failed).toMatchObject({ actorType: 'system', objectType: 'worker', objectName: 'dead' });
+    expect(failed?.details).toMatchObject({ username: 'bob', worker: 'dead', error: 'The provisioning station stopped answering.' });
+    // Its station's late result: a clear 409, the job stays failed.
+    const late = await report(dead.token, deadJob, { success: false, error: 'card not present' });
+    expect(late.json()).toMatchObject({
+      status: 409,
+      code: 'worker_job.finished',
+      detail: 'The job is no longer in progress: it ended in error (The provisioning station stopped answering.).',
+    });
+    expect(await service.expireOverdueJobs(later)).toEqual([]);
+    expect((await report(alive.token, aliveJob, { success: false, error: 'done late' })).json()).toMatchObject({ state: 'error' });
+  });
+
   it('a stopping API answers waiting polls at once (they do not hold up the shutdown)', async () => {
-    const service = new WorkersService(t.database.db, { heartbeatTimeoutMs: 60_000 });
+    const service = new WorkersService(t.database.db, { heartbeatTimeoutMs: 60_000, jobDeadlineMs: 300_000 });
     const worker = await service.register(registration, 'stopping', { ip: '192.0.2.9' });
     const row = await service.authenticate(worker.token);
     if (!row) throw new Error('no worker');

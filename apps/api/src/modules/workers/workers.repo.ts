@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
 import { users, workerJobs, workerRegistration, workers } from '#src/db/schema/index.js';
 
@@ -91,17 +91,56 @@ export class WorkersRepo {
     return row;
   }
 
-  /** Takes the station's oldest waiting job (skipping one another poll is taking). */
-  async takeJob(workerId: number): Promise<WorkerJobRow | undefined> {
-    const waiting = this.db
-      .select({ id: workerJobs.id })
+  /**
+   * The station's oldest job it has not acknowledged yet. Offering writes nothing: an answer the
+   * station never received leaves the job waiting, and the next poll offers it again.
+   */
+  async offerJob(workerId: number): Promise<WorkerJobRow | undefined> {
+    const [row] = await this.db
+      .select()
       .from(workerJobs)
-      .where(and(eq(workerJobs.workerId, workerId), isNull(workerJobs.takenAt)))
+      .where(and(eq(workerJobs.workerId, workerId), isNull(workerJobs.takenAt), eq(workerJobs.state, 'in_progress')))
       .orderBy(asc(workerJobs.id))
-      .limit(1)
-      .for('update', { skipLocked: true });
-    const [row] = await this.db.update(workerJobs).set({ takenAt: new Date() }).where(sql`${workerJobs.id} = (${waiting})`).returning();
+      .limit(1);
     return row;
+  }
+
+  /** The station acknowledged the job: from now on it is taken (and held by that station). */
+  async takeJob(id: number): Promise<void> {
+    await this.db
+      .update(workerJobs)
+      .set({ takenAt: new Date() })
+      .where(and(eq(workerJobs.id, id), isNull(workerJobs.takenAt)));
+  }
+
+  /** Jobs the station acknowledged and has not finished, locked (skipping ones being finished). */
+  heldJobsForUpdate(workerId: number): Promise<WorkerJobRow[]> {
+    return this.db
+      .select()
+      .from(workerJobs)
+      .where(and(eq(workerJobs.workerId, workerId), isNotNull(workerJobs.takenAt), eq(workerJobs.state, 'in_progress')))
+      .for('update', { skipLocked: true });
+  }
+
+  /**
+   * Jobs in progress whose station has given no sign of life (poll, job heartbeat, result) since
+   * `before`, nor were they queued or acknowledged after it; locked, skipping ones being finished.
+   */
+  overdueJobsForUpdate(before: Date): Promise<WorkerJobRow[]> {
+    return this.db
+      .select({ job: workerJobs })
+      .from(workerJobs)
+      .innerJoin(workers, eq(workers.id, workerJobs.workerId))
+      .where(
+        and(
+          eq(workerJobs.state, 'in_progress'),
+          sql`greatest(${workerJobs.createdAt}, ${workerJobs.takenAt}, ${workers.lastSeenAt}) < ${before.toISOString()}::timestamptz`,
+        ),
+      )
+      .orderBy(asc(workerJobs.id))
+      .limit(100)
+      .for('update', { of: workerJobs, skipLocked: true })
+      .then((rows) => rows.map((r) => r.job));
   }
 
   async finishJob(id: number, result: { state: 'error' | 'success'; error?: string; serial?: string }): Promise<void> {
@@ -109,6 +148,11 @@ export class WorkersRepo {
       .update(workerJobs)
       .set({ state: result.state, error: result.error ?? null, serial: result.serial ?? null, finishedAt: new Date() })
       .where(eq(workerJobs.id, id));
+  }
+
+  async worker(id: number): Promise<WorkerRow | undefined> {
+    const [row] = await this.db.select().from(workers).where(eq(workers.id, id)).limit(1);
+    return row;
   }
 
   async user(id: number) {

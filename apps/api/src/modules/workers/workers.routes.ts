@@ -152,8 +152,28 @@ export const workersRoutes: FastifyPluginAsyncZod<{ service: WorkersService }> =
       },
     },
     async (request, reply) => {
-      const task = await service.poll(stationOf(request), request.ip, request.body.wait_seconds);
+      // The station gave up on the request (its timeout, a restart, a proxy): stop waiting for it.
+      const gone = new AbortController();
+      reply.raw.once('close', () => gone.abort());
+      const task = await service.poll(stationOf(request), request.ip, request.body.wait_seconds, gone.signal);
       return task ? task : reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/v1/worker/job/:id/heartbeat',
+    {
+      preValidation: requireStation,
+      schema: {
+        tags,
+        summary: 'Station: it works on the job (the first heartbeat takes it); 409 once the job is no longer in progress',
+        params: WorkerIdParamsSchema,
+        response: { 204: z.null(), ...problems(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await service.jobHeartbeat(stationOf(request), request.ip, request.params.id);
+      return reply.code(204).send(null);
     },
   );
 
@@ -163,7 +183,8 @@ export const workersRoutes: FastifyPluginAsyncZod<{ service: WorkersService }> =
       preValidation: requireStation,
       schema: {
         tags,
-        summary: 'Station: report a job’s result (the card serial and its public keys, or the error)',
+        summary:
+          'Station: report a job’s result (the card serial and its public keys, or the error); a repeat of the same result answers the job unchanged',
         params: WorkerIdParamsSchema,
         body: WorkerJobResultBodySchema,
         response: { 200: WorkerJobSchema, ...problems(400, 401, 404, 409) },

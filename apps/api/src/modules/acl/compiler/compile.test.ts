@@ -61,7 +61,10 @@ describe('compileFirewall', () => {
     const r = rule(12, { destinations: ['10.1.0.0/24'], ports: ['80-90'], aliasIds: [7], allowed: only(2, 1), denied: only(3) });
     const deny = compileFirewall(input([r], { aliases }));
     expect(deny.rules.map((x) => x.id)).toEqual(['r12_a7_deny', 'r12_deny', 'r12_a7_allow', 'r12_allow']);
-    expect(deny.rules.find((x) => x.id === 'r12_allow')?.members).toEqual(['d1', 'd2']);
+    const listOf = (fw: typeof deny, id: string) => fw.memberLists.find((l) => l.id === fw.rules.find((x) => x.id === id)?.memberList);
+    expect(listOf(deny, 'r12_allow')?.members).toEqual(['d1', 'd2']);
+    expect(listOf(deny, 'r12_deny')?.members).toEqual(['d3']);
+    expect(deny.rules.every((x) => x.members.length === 0)).toBe(true);
     expect(deny.rules.find((x) => x.id === 'r12_allow')?.ports).toMatchObject([{ first: 80, last: 90 }]);
     expect(deny.members.map((m) => m.key)).toEqual(['d1', 'd2']);
     const allow = compileFirewall(input([r], { aliases, defaultAllow: true }));
@@ -75,7 +78,21 @@ describe('compileFirewall', () => {
 
   it('omits the deny part without denied members and uses any_source for all users and network devices', () => {
     const fw = compileFirewall(input([rule(1, { allowed: anyone })]));
-    expect(fw.rules.map((r) => [r.id, r.anySource, r.members])).toEqual([['r1_allow', true, []]]);
+    expect(fw.rules.map((r) => [r.id, r.anySource, r.members, r.memberList])).toEqual([['r1_allow', true, [], '']]);
+    expect(fw.memberLists).toEqual([]);
+  });
+
+  it('sends each distinct member list once, named by an id derived from its content', () => {
+    const fw = compileFirewall(
+      input([rule(1, { allowed: only(1, 2) }), rule(2, { allowed: only(2, 1), denied: only(3) }), rule(3, { allowed: only(3) })]),
+    );
+    const named = (id: string) => fw.rules.find((r) => r.id === id)?.memberList;
+    expect(named('r1_allow')).toBe(named('r2_allow'));
+    expect(named('r2_deny')).toBe(named('r3_allow'));
+    expect(fw.memberLists.map((l) => l.members).sort()).toEqual([['d1', 'd2'], ['d3']]);
+    expect(fw.memberLists.every((l) => /^l[0-9a-f]{32}$/.test(l.id))).toBe(true);
+    // The same content compiled again (a delta, another replica) gets the same id.
+    expect(compileFirewall(input([rule(9, { allowed: only(2, 1) })])).rules[0]?.memberList).toBe(named('r1_allow'));
   });
 
   it('gives a rule with only destination aliases no manual part; component aliases merge into it', () => {

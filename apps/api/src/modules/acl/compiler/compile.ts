@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
 import { create } from '@bufbuild/protobuf';
 import {
   type Firewall,
   type FirewallMember,
+  type FirewallMemberList,
+  FirewallMemberListSchema,
   FirewallMemberSchema,
   FirewallProtocol,
   type FirewallRule,
@@ -23,6 +26,9 @@ import type { AclProtocol, CompileAlias, CompileInput, CompileRule, CompileSourc
  * `<part>_claim` (DROP any source, same selector) at CLAIM_PRIORITY, after every rule: a rule
  * claims its destination, so only its members pass. Disabled and expired rules compile to
  * nothing. The agent sorts by (priority, DROP first, id); so does this output.
+ *
+ * A part's members travel as a member list named by a content-derived id (gateway.proto
+ * `FirewallMemberList`): rules naming the same devices share one list, sent once.
  */
 export const CLAIM_PRIORITY = 2_147_483_647;
 
@@ -113,6 +119,29 @@ function keysOf(sources: CompileSources): string[] {
   return keys;
 }
 
+const listIds = new WeakMap<readonly string[], string>();
+
+/** The id of a member list: "l" + a digest of its keys (equal ids mean equal lists). */
+export function memberListId(keys: readonly string[]): string {
+  let id = listIds.get(keys);
+  if (id === undefined) {
+    id = `l${createHash('sha256').update(keys.join(',')).digest('hex').slice(0, 32)}`;
+    listIds.set(keys, id);
+  }
+  return id;
+}
+
+/** The member lists named by compiled rules, by id (filled by `compileRule`). */
+export type MemberLists = Map<string, FirewallMemberList>;
+
+/** Names `keys` as a list in `lists`: its id, or '' for no member at all. */
+function listOf(keys: string[], lists: MemberLists): string {
+  if (keys.length === 0) return '';
+  const id = memberListId(keys);
+  if (!lists.has(id)) lists.set(id, { $typeName: FirewallMemberListSchema.typeName, id, members: keys } as FirewallMemberList);
+  return id;
+}
+
 /**
  * A FirewallRule as the plain object protobuf-es messages are (what `create` would return for
  * these fields, without its per-field reflection: a 5,000-rule firewall has ~6,000 of them).
@@ -122,7 +151,7 @@ function firewallRule(r: {
   priority: number;
   verdict: FirewallVerdict;
   anySource: boolean;
-  members: string[];
+  memberList: string;
   selector: Selector;
   aclRuleId: number;
 }): FirewallRule {
@@ -132,7 +161,8 @@ function firewallRule(r: {
     priority: r.priority,
     verdict: r.verdict,
     anySource: r.anySource,
-    members: r.members,
+    members: [],
+    memberList: r.memberList,
     destinations: r.selector.destinations,
     ports: r.selector.ports,
     protocols: r.selector.protocols,
@@ -140,25 +170,29 @@ function firewallRule(r: {
   } as FirewallRule;
 }
 
-/** The firewall rules of one ACL rule (empty when disabled or expired), in agent order. */
+/**
+ * The firewall rules of one ACL rule (empty when disabled or expired), in agent order; the
+ * member lists they name are added to `lists`.
+ */
 export function compileRule(
   rule: CompileRule,
   aliases: ReadonlyMap<number, CompileAlias>,
   defaultAllow: boolean,
   now: Date,
+  lists: MemberLists,
 ): FirewallRule[] {
   if (!isRuleActive(rule, now)) return [];
   const out: FirewallRule[] = [];
-  const denied = rule.denied.any ? [] : keysOf(rule.denied);
-  const allowed = rule.allowed.any ? [] : keysOf(rule.allowed);
+  const denied = rule.denied.any ? '' : listOf(keysOf(rule.denied), lists);
+  const allowed = rule.allowed.any ? '' : listOf(keysOf(rule.allowed), lists);
   for (const s of selectorsOf(rule, aliases)) {
-    const part = (id: string, priority: number, verdict: FirewallVerdict, anySource: boolean, members: string[]) =>
-      firewallRule({ id, priority, verdict, anySource, members, selector: s, aclRuleId: rule.id });
+    const part = (id: string, priority: number, verdict: FirewallVerdict, anySource: boolean, memberList: string) =>
+      firewallRule({ id, priority, verdict, anySource, memberList, selector: s, aclRuleId: rule.id });
     if (rule.denied.any || rule.denied.devices.length > 0) {
       out.push(part(`${s.part}_deny`, rule.priority, FirewallVerdict.DROP, rule.denied.any, denied));
     }
     out.push(part(`${s.part}_allow`, rule.priority, FirewallVerdict.ACCEPT, rule.allowed.any, allowed));
-    if (defaultAllow) out.push(part(`${s.part}_claim`, CLAIM_PRIORITY, FirewallVerdict.DROP, true, []));
+    if (defaultAllow) out.push(part(`${s.part}_claim`, CLAIM_PRIORITY, FirewallVerdict.DROP, true, ''));
   }
   return out.sort(compareRules);
 }
@@ -188,10 +222,12 @@ export function compileMember(deviceId: number, addresses: readonly string[]): F
 /** The location's whole firewall. */
 export function compileFirewall(input: CompileInput): Firewall {
   if (!input.aclEnabled) return create(FirewallSchema, { managed: false });
-  const rules = input.rules.flatMap((r) => compileRule(r, input.aliases, input.defaultAllow, input.now)).sort(compareRules);
+  const lists: MemberLists = new Map();
+  const rules = input.rules.flatMap((r) => compileRule(r, input.aliases, input.defaultAllow, input.now, lists)).sort(compareRules);
+  const memberLists = [...lists.values()].sort((a, b) => byteCompare(a.id, b.id));
   const members = [...input.devices]
     .filter((d) => d.addresses.length > 0)
     .sort((a, b) => a.id - b.id)
     .map((d) => compileMember(d.id, d.addresses));
-  return create(FirewallSchema, { managed: true, defaultAllow: input.defaultAllow, rules, members });
+  return create(FirewallSchema, { managed: true, defaultAllow: input.defaultAllow, rules, members, memberLists });
 }

@@ -46,8 +46,16 @@ function protocolMatches(rule: FirewallRule, packet: Packet): boolean {
   return l4 && port !== undefined && rule.ports.some((r) => r.first <= port && port <= r.last);
 }
 
-export function ruleMatches(rule: FirewallRule, packet: Packet, ip: IpAddress): boolean {
-  if (!rule.anySource && !rule.members.some((m) => packet.sources.has(m))) return false;
+/** The member keys of a rule's sources: its member list's, or its inline ones. */
+export type ListResolver = (rule: FirewallRule) => readonly string[];
+
+export const listResolver = (firewall: Firewall): ListResolver => {
+  const lists = new Map(firewall.memberLists.map((l) => [l.id, l.members]));
+  return (rule) => (rule.memberList ? (lists.get(rule.memberList) ?? []) : rule.members);
+};
+
+export function ruleMatches(rule: FirewallRule, packet: Packet, ip: IpAddress, membersOf: ListResolver): boolean {
+  if (!rule.anySource && !membersOf(rule).some((m) => packet.sources.has(m))) return false;
   if (rule.destinations.length > 0 && !rule.destinations.some((d) => destinationContains(d, ip))) return false;
   return protocolMatches(rule, packet);
 }
@@ -56,8 +64,9 @@ export function decide(firewall: Firewall, packet: Packet): Decision {
   const ip = parseIp(packet.destination);
   if (!ip) throw new Error(`not an IP address: ${packet.destination}`);
   if (!firewall.managed) return { verdict: 'allow', rule: null };
+  const membersOf = listResolver(firewall);
   for (const rule of [...firewall.rules].sort(compareRules)) {
-    if (ruleMatches(rule, packet, ip)) return { verdict: rule.verdict === FirewallVerdict.ACCEPT ? 'allow' : 'deny', rule };
+    if (ruleMatches(rule, packet, ip, membersOf)) return { verdict: rule.verdict === FirewallVerdict.ACCEPT ? 'allow' : 'deny', rule };
   }
   return { verdict: firewall.defaultAllow ? 'allow' : 'deny', rule: null };
 }

@@ -55,7 +55,7 @@ import type { Message } from '@bufbuild/protobuf';
 export const file_palisade_gateway_v1_gateway: GenFile =
   /*@__PURE__*/
   fileDesc(
-    'CiFwYWxpc2FkZS9nYXRld2F5L3YxL2dhdGV3YXkucHJvdG8SE3BhbGlzYWRlLmdhdGV3YXkudjEioAIKDkdhdGV3YXlNZXNzYWdlEisKBWhlbGxvGAEgASgLMhoucGFsaXNhZGUuZ2F0ZXdheS52MS5IZWxsb0gAEicKA2FjaxgCIAEoCzIYLnBhbGlzYWRlLmdhdGV3YXkudjEuQWNrSAASQAoQc25hcHNob3RfcmVxdWVzdBgDIAEoCzIkLnBhbGlzYWRlLmdhdGV3YXkudjEuU25hcHNob3RSZXF1ZXN0SAASOAoMc3RhdHNfcmVwb3J0GAQgASgLMiAucGFsaXNhZGUuZ2F0ZXdheS52MS5TdGF0c1JlcG9ydEgAEjQKBnN0YXR1cxgFIAEoCzIiLnBhbGlzYWRlLmdhdGV3YXkudjEuR2F0ZXdheVN0YXR1c0gAQgYKBGtpbmQirAEKDkNvbnRyb2xNZXNzYWdlEjEKCHNuYXBzaG90GAEgASgLMh0ucGFsaXNhZGUuZ2F0ZXdheS52MS5TbmFwc2hvdEgAEisKBWRlbHRhGAIgASgLMhoucGFsaXNhZGUuZ2F0ZXdheS52MS5EZWx0YUgAEjIKBWVycm9yGAMgASgLMiEucGFsaXNhZGUuZ2F0ZXdheS52MS5Db250cm9sRXJyb3JIAEIGCgRraW5kIvwBCgVIZWxsbxISCgpnYXRld2F5X2lkGAEgASgJEhQKDGdhdGV3YXlfbmFtZRgCIAEoCRIQCghob3N0bmFtZRgDIAEoCRIVCg1hZ2VudF92ZXJzaW9uGAQgASgJEh4KFmFwcGxpZWRfcmV2aXNpb25fZXBvY2gYBSABKAkSGAoQYXBwbGllZF9yZXZpc2lvbhgGIAEoBBIWCg5pbnRlcmZhY2VfbmFtZRgHIAEoCRJOChh3aXJlZ3VhcmRfaW1wbGVtZW50YXRpb24YCCABKA4yLC5wYWxpc2FkZS5nYXRld2F5LnYxLldpcmVHdWFyZEltcGxlbWVudGF0aW9uIi8KA0FjaxIQCghyZXZpc2lvbhgBIAEoBBIWCg5yZXZpc2lvbl9lcG9jaBgCIAEoCSKSAQoPU25hcHNob3RSZXF1ZXN0EjoKBnJlYXNvbhgBIAEoDjIqLnBhbGlzYWRlLmdhdGV3YXkudjEuU25hcHNob3RSZXF1ZXN0UmVhc29uEhgKEGFwcGxpZWRfcmV2aXNpb24YAiABKAQSGQoRcmVjZWl2ZWRfcmV2aXNpb24YAyABKAQSDgoGZGV0YWlsGAQgASgJIm4KC1N0YXRzUmVwb3J0EjAKDGNvbGxlY3RlZF9hdBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoFcGVlcnMYAiADKAsyHi5wYWxpc2FkZS5nYXRld2F5LnYxLlBlZXJTdGF0cyKLAQoJUGVlclN0YXRzEhIKCnB1YmxpY19rZXkYASABKAkSEAoIZW5kcG9pbnQYAiABKAkSEAoIcnhfYnl0ZXMYAyABKAQSEAoIdHhfYnl0ZXMYBCABKAQSNAoQbGF0ZXN0X2hhbmRzaGFrZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi0AEKDUdhdGV3YXlTdGF0dXMSMAoFc3RhdGUYASABKA4yIS5wYWxpc2FkZS5nYXRld2F5LnYxLkdhdGV3YXlTdGF0ZRIYChBhcHBsaWVkX3JldmlzaW9uGAIgASgEEg8KB21lc3NhZ2UYAyABKAkSEgoKcGVlcl9jb3VudBgEIAEoDRJOChh3aXJlZ3VhcmRfaW1wbGVtZW50YXRpb24YBSABKA4yLC5wYWxpc2FkZS5nYXRld2F5LnYxLldpcmVHdWFyZEltcGxlbWVudGF0aW9uIsIBCghTbmFwc2hvdBIWCg5yZXZpc2lvbl9lcG9jaBgBIAEoCRIQCghyZXZpc2lvbhgCIAEoBBIxCglpbnRlcmZhY2UYAyABKAsyHi5wYWxpc2FkZS5nYXRld2F5LnYxLkludGVyZmFjZRIoCgVwZWVycxgEIAMoCzIZLnBhbGlzYWRlLmdhdGV3YXkudjEuUGVlchIvCghmaXJld2FsbBgFIAEoCzIdLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGwiRAoFRGVsdGESEAoIcmV2aXNpb24YASABKAQSKQoDb3BzGAIgAygLMhwucGFsaXNhZGUuZ2F0ZXdheS52MS5EZWx0YU9wIq8ECgdEZWx0YU9wEjYKC3BlZXJfdXBzZXJ0GAEgASgLMh8ucGFsaXNhZGUuZ2F0ZXdheS52MS5QZWVyVXBzZXJ0SAASNgoLcGVlcl9yZW1vdmUYAiABKAsyHy5wYWxpc2FkZS5nYXRld2F5LnYxLlBlZXJSZW1vdmVIABJAChBpbnRlcmZhY2VfY2hhbmdlGAMgASgLMiQucGFsaXNhZGUuZ2F0ZXdheS52MS5JbnRlcmZhY2VDaGFuZ2VIABJAChBmaXJld2FsbF9yZXBsYWNlGAQgASgLMiQucGFsaXNhZGUuZ2F0ZXdheS52MS5GaXJld2FsbFJlcGxhY2VIABJHChRmaXJld2FsbF9ydWxlX3Vwc2VydBgFIAEoCzInLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGxSdWxlVXBzZXJ0SAASRwoUZmlyZXdhbGxfcnVsZV9yZW1vdmUYBiABKAsyJy5wYWxpc2FkZS5nYXRld2F5LnYxLkZpcmV3YWxsUnVsZVJlbW92ZUgAEksKFmZpcmV3YWxsX21lbWJlcl91cHNlcnQYByABKAsyKS5wYWxpc2FkZS5nYXRld2F5LnYxLkZpcmV3YWxsTWVtYmVyVXBzZXJ0SAASSwoWZmlyZXdhbGxfbWVtYmVyX3JlbW92ZRgIIAEoCzIpLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGxNZW1iZXJSZW1vdmVIAEIECgJvcCI1CgpQZWVyVXBzZXJ0EicKBHBlZXIYASABKAsyGS5wYWxpc2FkZS5nYXRld2F5LnYxLlBlZXIiIAoKUGVlclJlbW92ZRISCgpwdWJsaWNfa2V5GAEgASgJIkQKD0ludGVyZmFjZUNoYW5nZRIxCglpbnRlcmZhY2UYASABKAsyHi5wYWxpc2FkZS5nYXRld2F5LnYxLkludGVyZmFjZSJCCg9GaXJld2FsbFJlcGxhY2USLwoIZmlyZXdhbGwYASABKAsyHS5wYWxpc2FkZS5nYXRld2F5LnYxLkZpcmV3YWxsIkUKEkZpcmV3YWxsUnVsZVVwc2VydBIvCgRydWxlGAEgASgLMiEucGFsaXNhZGUuZ2F0ZXdheS52MS5GaXJld2FsbFJ1bGUiIAoSRmlyZXdhbGxSdWxlUmVtb3ZlEgoKAmlkGAEgASgJIksKFEZpcmV3YWxsTWVtYmVyVXBzZXJ0EjMKBm1lbWJlchgBIAEoCzIjLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGxNZW1iZXIiIwoURmlyZXdhbGxNZW1iZXJSZW1vdmUSCwoDa2V5GAEgASgJImIKCUludGVyZmFjZRITCgtwcml2YXRlX2tleRgBIAEoCRITCgtsaXN0ZW5fcG9ydBgCIAEoDRIRCglhZGRyZXNzZXMYAyADKAkSEAoDbXR1GAQgASgNSACIAQFCBgoEX210dSJkCgRQZWVyEhIKCnB1YmxpY19rZXkYASABKAkSFQoNcHJlc2hhcmVkX2tleRgCIAEoCRITCgthbGxvd2VkX2lwcxgDIAMoCRIcChRwZXJzaXN0ZW50X2tlZXBhbGl2ZRgEIAEoDSKaAQoIRmlyZXdhbGwSDwoHbWFuYWdlZBgBIAEoCBIVCg1kZWZhdWx0X2FsbG93GAIgASgIEjAKBXJ1bGVzGAMgAygLMiEucGFsaXNhZGUuZ2F0ZXdheS52MS5GaXJld2FsbFJ1bGUSNAoHbWVtYmVycxgEIAMoCzIjLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGxNZW1iZXIiMAoORmlyZXdhbGxNZW1iZXISCwoDa2V5GAEgASgJEhEKCWFkZHJlc3NlcxgCIAMoCSKcAgoMRmlyZXdhbGxSdWxlEgoKAmlkGAEgASgJEhAKCHByaW9yaXR5GAIgASgFEjUKB3ZlcmRpY3QYAyABKA4yJC5wYWxpc2FkZS5nYXRld2F5LnYxLkZpcmV3YWxsVmVyZGljdBISCgphbnlfc291cmNlGAQgASgIEg8KB21lbWJlcnMYBSADKAkSFAoMZGVzdGluYXRpb25zGAYgAygJEi0KBXBvcnRzGAcgAygLMh4ucGFsaXNhZGUuZ2F0ZXdheS52MS5Qb3J0UmFuZ2USOAoJcHJvdG9jb2xzGAggAygOMiUucGFsaXNhZGUuZ2F0ZXdheS52MS5GaXJld2FsbFByb3RvY29sEhMKC2FjbF9ydWxlX2lkGAkgASgNIigKCVBvcnRSYW5nZRINCgVmaXJzdBgBIAEoDRIMCgRsYXN0GAIgASgNIlQKDENvbnRyb2xFcnJvchIzCgRjb2RlGAEgASgOMiUucGFsaXNhZGUuZ2F0ZXdheS52MS5Db250cm9sRXJyb3JDb2RlEg8KB21lc3NhZ2UYAiABKAkqkwEKF1dpcmVHdWFyZEltcGxlbWVudGF0aW9uEikKJVdJUkVfR1VBUkRfSU1QTEVNRU5UQVRJT05fVU5TUEVDSUZJRUQQABIkCiBXSVJFX0dVQVJEX0lNUExFTUVOVEFUSU9OX0tFUk5FTBABEicKI1dJUkVfR1VBUkRfSU1QTEVNRU5UQVRJT05fVVNFUlNQQUNFEAIquQEKFVNuYXBzaG90UmVxdWVzdFJlYXNvbhInCiNTTkFQU0hPVF9SRVFVRVNUX1JFQVNPTl9VTlNQRUNJRklFRBAAEh8KG1NOQVBTSE9UX1JFUVVFU1RfUkVBU09OX0dBUBABEiwKKFNOQVBTSE9UX1JFUVVFU1RfUkVBU09OX1VOS05PV05fUkVWSVNJT04QAhIoCiRTTkFQU0hPVF9SRVFVRVNUX1JFQVNPTl9BUFBMWV9GQUlMRUQQAyqAAQoMR2F0ZXdheVN0YXRlEh0KGUdBVEVXQVlfU1RBVEVfVU5TUEVDSUZJRUQQABIYChRHQVRFV0FZX1NUQVRFX1NZTkNFRBABEhsKF0dBVEVXQVlfU1RBVEVfUkVTWU5DSU5HEAISGgoWR0FURVdBWV9TVEFURV9ERUdSQURFRBADKmsKD0ZpcmV3YWxsVmVyZGljdBIgChxGSVJFV0FMTF9WRVJESUNUX1VOU1BFQ0lGSUVEEAASGwoXRklSRVdBTExfVkVSRElDVF9BQ0NFUFQQARIZChVGSVJFV0FMTF9WRVJESUNUX0RST1AQAiqHAQoQRmlyZXdhbGxQcm90b2NvbBIhCh1GSVJFV0FMTF9QUk9UT0NPTF9VTlNQRUNJRklFRBAAEhkKFUZJUkVXQUxMX1BST1RPQ09MX1RDUBABEhkKFUZJUkVXQUxMX1BST1RPQ09MX1VEUBACEhoKFkZJUkVXQUxMX1BST1RPQ09MX0lDTVAQAyr2AQoQQ29udHJvbEVycm9yQ29kZRIiCh5DT05UUk9MX0VSUk9SX0NPREVfVU5TUEVDSUZJRUQQABIkCiBDT05UUk9MX0VSUk9SX0NPREVfVE9LRU5fUkVWT0tFRBABEikKJUNPTlRST0xfRVJST1JfQ09ERV9QUk9UT0NPTF9WSU9MQVRJT04QAhIfChtDT05UUk9MX0VSUk9SX0NPREVfUkVQTEFDRUQQAxImCiJDT05UUk9MX0VSUk9SX0NPREVfU0VSVkVSX1NIVVRET1dOEAQSJAogQ09OVFJPTF9FUlJPUl9DT0RFX0xPQ0FUSU9OX0dPTkUQBTJpCg5HYXRld2F5U2VydmljZRJXCgdDb25uZWN0EiMucGFsaXNhZGUuZ2F0ZXdheS52MS5HYXRld2F5TWVzc2FnZRojLnBhbGlzYWRlLmdhdGV3YXkudjEuQ29udHJvbE1lc3NhZ2UoATABYgZwcm90bzM',
+    'CiFwYWxpc2FkZS9nYXRld2F5L3YxL2dhdGV3YXkucHJvdG8SE3BhbGlzYWRlLmdhdGV3YXkudjEioAIKDkdhdGV3YXlNZXNzYWdlEisKBWhlbGxvGAEgASgLMhoucGFsaXNhZGUuZ2F0ZXdheS52MS5IZWxsb0gAEicKA2FjaxgCIAEoCzIYLnBhbGlzYWRlLmdhdGV3YXkudjEuQWNrSAASQAoQc25hcHNob3RfcmVxdWVzdBgDIAEoCzIkLnBhbGlzYWRlLmdhdGV3YXkudjEuU25hcHNob3RSZXF1ZXN0SAASOAoMc3RhdHNfcmVwb3J0GAQgASgLMiAucGFsaXNhZGUuZ2F0ZXdheS52MS5TdGF0c1JlcG9ydEgAEjQKBnN0YXR1cxgFIAEoCzIiLnBhbGlzYWRlLmdhdGV3YXkudjEuR2F0ZXdheVN0YXR1c0gAQgYKBGtpbmQirAEKDkNvbnRyb2xNZXNzYWdlEjEKCHNuYXBzaG90GAEgASgLMh0ucGFsaXNhZGUuZ2F0ZXdheS52MS5TbmFwc2hvdEgAEisKBWRlbHRhGAIgASgLMhoucGFsaXNhZGUuZ2F0ZXdheS52MS5EZWx0YUgAEjIKBWVycm9yGAMgASgLMiEucGFsaXNhZGUuZ2F0ZXdheS52MS5Db250cm9sRXJyb3JIAEIGCgRraW5kIvwBCgVIZWxsbxISCgpnYXRld2F5X2lkGAEgASgJEhQKDGdhdGV3YXlfbmFtZRgCIAEoCRIQCghob3N0bmFtZRgDIAEoCRIVCg1hZ2VudF92ZXJzaW9uGAQgASgJEh4KFmFwcGxpZWRfcmV2aXNpb25fZXBvY2gYBSABKAkSGAoQYXBwbGllZF9yZXZpc2lvbhgGIAEoBBIWCg5pbnRlcmZhY2VfbmFtZRgHIAEoCRJOChh3aXJlZ3VhcmRfaW1wbGVtZW50YXRpb24YCCABKA4yLC5wYWxpc2FkZS5nYXRld2F5LnYxLldpcmVHdWFyZEltcGxlbWVudGF0aW9uIi8KA0FjaxIQCghyZXZpc2lvbhgBIAEoBBIWCg5yZXZpc2lvbl9lcG9jaBgCIAEoCSKSAQoPU25hcHNob3RSZXF1ZXN0EjoKBnJlYXNvbhgBIAEoDjIqLnBhbGlzYWRlLmdhdGV3YXkudjEuU25hcHNob3RSZXF1ZXN0UmVhc29uEhgKEGFwcGxpZWRfcmV2aXNpb24YAiABKAQSGQoRcmVjZWl2ZWRfcmV2aXNpb24YAyABKAQSDgoGZGV0YWlsGAQgASgJIm4KC1N0YXRzUmVwb3J0EjAKDGNvbGxlY3RlZF9hdBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoFcGVlcnMYAiADKAsyHi5wYWxpc2FkZS5nYXRld2F5LnYxLlBlZXJTdGF0cyKLAQoJUGVlclN0YXRzEhIKCnB1YmxpY19rZXkYASABKAkSEAoIZW5kcG9pbnQYAiABKAkSEAoIcnhfYnl0ZXMYAyABKAQSEAoIdHhfYnl0ZXMYBCABKAQSNAoQbGF0ZXN0X2hhbmRzaGFrZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi0AEKDUdhdGV3YXlTdGF0dXMSMAoFc3RhdGUYASABKA4yIS5wYWxpc2FkZS5nYXRld2F5LnYxLkdhdGV3YXlTdGF0ZRIYChBhcHBsaWVkX3JldmlzaW9uGAIgASgEEg8KB21lc3NhZ2UYAyABKAkSEgoKcGVlcl9jb3VudBgEIAEoDRJOChh3aXJlZ3VhcmRfaW1wbGVtZW50YXRpb24YBSABKA4yLC5wYWxpc2FkZS5nYXRld2F5LnYxLldpcmVHdWFyZEltcGxlbWVudGF0aW9uIsIBCghTbmFwc2hvdBIWCg5yZXZpc2lvbl9lcG9jaBgBIAEoCRIQCghyZXZpc2lvbhgCIAEoBBIxCglpbnRlcmZhY2UYAyABKAsyHi5wYWxpc2FkZS5nYXRld2F5LnYxLkludGVyZmFjZRIoCgVwZWVycxgEIAMoCzIZLnBhbGlzYWRlLmdhdGV3YXkudjEuUGVlchIvCghmaXJld2FsbBgFIAEoCzIdLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGwiRAoFRGVsdGESEAoIcmV2aXNpb24YASABKAQSKQoDb3BzGAIgAygLMhwucGFsaXNhZGUuZ2F0ZXdheS52MS5EZWx0YU9wIoUFCgdEZWx0YU9wEjYKC3BlZXJfdXBzZXJ0GAEgASgLMh8ucGFsaXNhZGUuZ2F0ZXdheS52MS5QZWVyVXBzZXJ0SAASNgoLcGVlcl9yZW1vdmUYAiABKAsyHy5wYWxpc2FkZS5nYXRld2F5LnYxLlBlZXJSZW1vdmVIABJAChBpbnRlcmZhY2VfY2hhbmdlGAMgASgLMiQucGFsaXNhZGUuZ2F0ZXdheS52MS5JbnRlcmZhY2VDaGFuZ2VIABJAChBmaXJld2FsbF9yZXBsYWNlGAQgASgLMiQucGFsaXNhZGUuZ2F0ZXdheS52MS5GaXJld2FsbFJlcGxhY2VIABJHChRmaXJld2FsbF9ydWxlX3Vwc2VydBgFIAEoCzInLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGxSdWxlVXBzZXJ0SAASRwoUZmlyZXdhbGxfcnVsZV9yZW1vdmUYBiABKAsyJy5wYWxpc2FkZS5nYXRld2F5LnYxLkZpcmV3YWxsUnVsZVJlbW92ZUgAEksKFmZpcmV3YWxsX21lbWJlcl91cHNlcnQYByABKAsyKS5wYWxpc2FkZS5nYXRld2F5LnYxLkZpcmV3YWxsTWVtYmVyVXBzZXJ0SAASSwoWZmlyZXdhbGxfbWVtYmVyX3JlbW92ZRgIIAEoCzIpLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGxNZW1iZXJSZW1vdmVIABJUChtmaXJld2FsbF9tZW1iZXJfbGlzdF91cHNlcnQYCSABKAsyLS5wYWxpc2FkZS5nYXRld2F5LnYxLkZpcmV3YWxsTWVtYmVyTGlzdFVwc2VydEgAQgQKAm9wIjUKClBlZXJVcHNlcnQSJwoEcGVlchgBIAEoCzIZLnBhbGlzYWRlLmdhdGV3YXkudjEuUGVlciIgCgpQZWVyUmVtb3ZlEhIKCnB1YmxpY19rZXkYASABKAkiRAoPSW50ZXJmYWNlQ2hhbmdlEjEKCWludGVyZmFjZRgBIAEoCzIeLnBhbGlzYWRlLmdhdGV3YXkudjEuSW50ZXJmYWNlIkIKD0ZpcmV3YWxsUmVwbGFjZRIvCghmaXJld2FsbBgBIAEoCzIdLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGwiRQoSRmlyZXdhbGxSdWxlVXBzZXJ0Ei8KBHJ1bGUYASABKAsyIS5wYWxpc2FkZS5nYXRld2F5LnYxLkZpcmV3YWxsUnVsZSIgChJGaXJld2FsbFJ1bGVSZW1vdmUSCgoCaWQYASABKAkiSwoURmlyZXdhbGxNZW1iZXJVcHNlcnQSMwoGbWVtYmVyGAEgASgLMiMucGFsaXNhZGUuZ2F0ZXdheS52MS5GaXJld2FsbE1lbWJlciIjChRGaXJld2FsbE1lbWJlclJlbW92ZRILCgNrZXkYASABKAkiUQoYRmlyZXdhbGxNZW1iZXJMaXN0VXBzZXJ0EjUKBGxpc3QYASABKAsyJy5wYWxpc2FkZS5nYXRld2F5LnYxLkZpcmV3YWxsTWVtYmVyTGlzdCJiCglJbnRlcmZhY2USEwoLcHJpdmF0ZV9rZXkYASABKAkSEwoLbGlzdGVuX3BvcnQYAiABKA0SEQoJYWRkcmVzc2VzGAMgAygJEhAKA210dRgEIAEoDUgAiAEBQgYKBF9tdHUiZAoEUGVlchISCgpwdWJsaWNfa2V5GAEgASgJEhUKDXByZXNoYXJlZF9rZXkYAiABKAkSEwoLYWxsb3dlZF9pcHMYAyADKAkSHAoUcGVyc2lzdGVudF9rZWVwYWxpdmUYBCABKA0i2QEKCEZpcmV3YWxsEg8KB21hbmFnZWQYASABKAgSFQoNZGVmYXVsdF9hbGxvdxgCIAEoCBIwCgVydWxlcxgDIAMoCzIhLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGxSdWxlEjQKB21lbWJlcnMYBCADKAsyIy5wYWxpc2FkZS5nYXRld2F5LnYxLkZpcmV3YWxsTWVtYmVyEj0KDG1lbWJlcl9saXN0cxgFIAMoCzInLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGxNZW1iZXJMaXN0IjEKEkZpcmV3YWxsTWVtYmVyTGlzdBIKCgJpZBgBIAEoCRIPCgdtZW1iZXJzGAIgAygJIjAKDkZpcmV3YWxsTWVtYmVyEgsKA2tleRgBIAEoCRIRCglhZGRyZXNzZXMYAiADKAkisQIKDEZpcmV3YWxsUnVsZRIKCgJpZBgBIAEoCRIQCghwcmlvcml0eRgCIAEoBRI1Cgd2ZXJkaWN0GAMgASgOMiQucGFsaXNhZGUuZ2F0ZXdheS52MS5GaXJld2FsbFZlcmRpY3QSEgoKYW55X3NvdXJjZRgEIAEoCBIPCgdtZW1iZXJzGAUgAygJEhQKDGRlc3RpbmF0aW9ucxgGIAMoCRItCgVwb3J0cxgHIAMoCzIeLnBhbGlzYWRlLmdhdGV3YXkudjEuUG9ydFJhbmdlEjgKCXByb3RvY29scxgIIAMoDjIlLnBhbGlzYWRlLmdhdGV3YXkudjEuRmlyZXdhbGxQcm90b2NvbBITCgthY2xfcnVsZV9pZBgJIAEoDRITCgttZW1iZXJfbGlzdBgKIAEoCSIoCglQb3J0UmFuZ2USDQoFZmlyc3QYASABKA0SDAoEbGFzdBgCIAEoDSJUCgxDb250cm9sRXJyb3ISMwoEY29kZRgBIAEoDjIlLnBhbGlzYWRlLmdhdGV3YXkudjEuQ29udHJvbEVycm9yQ29kZRIPCgdtZXNzYWdlGAIgASgJKpMBChdXaXJlR3VhcmRJbXBsZW1lbnRhdGlvbhIpCiVXSVJFX0dVQVJEX0lNUExFTUVOVEFUSU9OX1VOU1BFQ0lGSUVEEAASJAogV0lSRV9HVUFSRF9JTVBMRU1FTlRBVElPTl9LRVJORUwQARInCiNXSVJFX0dVQVJEX0lNUExFTUVOVEFUSU9OX1VTRVJTUEFDRRACKrkBChVTbmFwc2hvdFJlcXVlc3RSZWFzb24SJwojU05BUFNIT1RfUkVRVUVTVF9SRUFTT05fVU5TUEVDSUZJRUQQABIfChtTTkFQU0hPVF9SRVFVRVNUX1JFQVNPTl9HQVAQARIsCihTTkFQU0hPVF9SRVFVRVNUX1JFQVNPTl9VTktOT1dOX1JFVklTSU9OEAISKAokU05BUFNIT1RfUkVRVUVTVF9SRUFTT05fQVBQTFlfRkFJTEVEEAMqgAEKDEdhdGV3YXlTdGF0ZRIdChlHQVRFV0FZX1NUQVRFX1VOU1BFQ0lGSUVEEAASGAoUR0FURVdBWV9TVEFURV9TWU5DRUQQARIbChdHQVRFV0FZX1NUQVRFX1JFU1lOQ0lORxACEhoKFkdBVEVXQVlfU1RBVEVfREVHUkFERUQQAyprCg9GaXJld2FsbFZlcmRpY3QSIAocRklSRVdBTExfVkVSRElDVF9VTlNQRUNJRklFRBAAEhsKF0ZJUkVXQUxMX1ZFUkRJQ1RfQUNDRVBUEAESGQoVRklSRVdBTExfVkVSRElDVF9EUk9QEAIqhwEKEEZpcmV3YWxsUHJvdG9jb2wSIQodRklSRVdBTExfUFJPVE9DT0xfVU5TUEVDSUZJRUQQABIZChVGSVJFV0FMTF9QUk9UT0NPTF9UQ1AQARIZChVGSVJFV0FMTF9QUk9UT0NPTF9VRFAQAhIaChZGSVJFV0FMTF9QUk9UT0NPTF9JQ01QEAMq9gEKEENvbnRyb2xFcnJvckNvZGUSIgoeQ09OVFJPTF9FUlJPUl9DT0RFX1VOU1BFQ0lGSUVEEAASJAogQ09OVFJPTF9FUlJPUl9DT0RFX1RPS0VOX1JFVk9LRUQQARIpCiVDT05UUk9MX0VSUk9SX0NPREVfUFJPVE9DT0xfVklPTEFUSU9OEAISHwobQ09OVFJPTF9FUlJPUl9DT0RFX1JFUExBQ0VEEAMSJgoiQ09OVFJPTF9FUlJPUl9DT0RFX1NFUlZFUl9TSFVURE9XThAEEiQKIENPTlRST0xfRVJST1JfQ09ERV9MT0NBVElPTl9HT05FEAUyaQoOR2F0ZXdheVNlcnZpY2USVwoHQ29ubmVjdBIjLnBhbGlzYWRlLmdhdGV3YXkudjEuR2F0ZXdheU1lc3NhZ2UaIy5wYWxpc2FkZS5nYXRld2F5LnYxLkNvbnRyb2xNZXNzYWdlKAEwAWIGcHJvdG8z',
     [file_google_protobuf_timestamp],
   );
 
@@ -520,6 +520,13 @@ export type DeltaOp = Message<'palisade.gateway.v1.DeltaOp'> & {
         value: FirewallMemberRemove;
         case: 'firewallMemberRemove';
       }
+    | {
+        /**
+         * @generated from field: palisade.gateway.v1.FirewallMemberListUpsert firewall_member_list_upsert = 9;
+         */
+        value: FirewallMemberListUpsert;
+        case: 'firewallMemberListUpsert';
+      }
     | { case: undefined; value?: undefined };
 };
 
@@ -678,6 +685,30 @@ export type FirewallMemberRemove = Message<'palisade.gateway.v1.FirewallMemberRe
 export const FirewallMemberRemoveSchema: GenMessage<FirewallMemberRemove> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 18);
 
 /**
+ * Add a member list (before the rule upserts of the same delta that name it). List ids are
+ * derived from the content, so a list with a known id is already present and unchanged: the
+ * agent ignores it. A list that no rule names any more after a delta is dropped by the agent
+ * (there is no remove op: the control plane builds deltas from the current tables and does not
+ * know which lists the other rules still name).
+ *
+ * @generated from message palisade.gateway.v1.FirewallMemberListUpsert
+ */
+export type FirewallMemberListUpsert = Message<'palisade.gateway.v1.FirewallMemberListUpsert'> & {
+  /**
+   * @generated from field: palisade.gateway.v1.FirewallMemberList list = 1;
+   */
+  list?: FirewallMemberList | undefined;
+};
+
+/**
+ * Describes the message palisade.gateway.v1.FirewallMemberListUpsert.
+ * Use `create(FirewallMemberListUpsertSchema)` to create a new message.
+ */
+export const FirewallMemberListUpsertSchema: GenMessage<FirewallMemberListUpsert> =
+  /*@__PURE__*/
+  messageDesc(file_palisade_gateway_v1_gateway, 19);
+
+/**
  * The WireGuard interface of the location.
  *
  * @generated from message palisade.gateway.v1.Interface
@@ -716,7 +747,7 @@ export type Interface = Message<'palisade.gateway.v1.Interface'> & {
  * Describes the message palisade.gateway.v1.Interface.
  * Use `create(InterfaceSchema)` to create a new message.
  */
-export const InterfaceSchema: GenMessage<Interface> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 19);
+export const InterfaceSchema: GenMessage<Interface> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 20);
 
 /**
  * One device (or site) allowed through the gateway.
@@ -757,7 +788,7 @@ export type Peer = Message<'palisade.gateway.v1.Peer'> & {
  * Describes the message palisade.gateway.v1.Peer.
  * Use `create(PeerSchema)` to create a new message.
  */
-export const PeerSchema: GenMessage<Peer> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 20);
+export const PeerSchema: GenMessage<Peer> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 21);
 
 /**
  * The firewall of the location's interface, compiled by the control plane from the deployed ACL
@@ -803,13 +834,51 @@ export type Firewall = Message<'palisade.gateway.v1.Firewall'> & {
    * @generated from field: repeated palisade.gateway.v1.FirewallMember members = 4;
    */
   members: FirewallMember[];
+
+  /**
+   * The distinct member lists the rules name (each sent once, however many rules name it).
+   *
+   * @generated from field: repeated palisade.gateway.v1.FirewallMemberList member_lists = 5;
+   */
+  memberLists: FirewallMemberList[];
 };
 
 /**
  * Describes the message palisade.gateway.v1.Firewall.
  * Use `create(FirewallSchema)` to create a new message.
  */
-export const FirewallSchema: GenMessage<Firewall> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 21);
+export const FirewallSchema: GenMessage<Firewall> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 22);
+
+/**
+ * A set of members that rules name by `id` (a group's devices, a rule's allowed users...). The
+ * control plane sends every rule's members this way: a 5,000-rule firewall names a few hundred
+ * distinct lists, sent once each instead of once per rule. The id is derived from the content
+ * ("l" + hex digest of the keys): equal ids mean equal lists. Added with the agent and the API
+ * of the same release (they are released together; an older agent does not read member lists).
+ *
+ * @generated from message palisade.gateway.v1.FirewallMemberList
+ */
+export type FirewallMemberList = Message<'palisade.gateway.v1.FirewallMemberList'> & {
+  /**
+   * [a-z0-9] only, at most 48 characters.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Member keys, sorted by device id, unique.
+   *
+   * @generated from field: repeated string members = 2;
+   */
+  members: string[];
+};
+
+/**
+ * Describes the message palisade.gateway.v1.FirewallMemberList.
+ * Use `create(FirewallMemberListSchema)` to create a new message.
+ */
+export const FirewallMemberListSchema: GenMessage<FirewallMemberList> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 23);
 
 /**
  * A source of traffic: a device (user device or network device) with its addresses in the
@@ -835,7 +904,7 @@ export type FirewallMember = Message<'palisade.gateway.v1.FirewallMember'> & {
  * Describes the message palisade.gateway.v1.FirewallMember.
  * Use `create(FirewallMemberSchema)` to create a new message.
  */
-export const FirewallMemberSchema: GenMessage<FirewallMember> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 22);
+export const FirewallMemberSchema: GenMessage<FirewallMember> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 24);
 
 /**
  * @generated from message palisade.gateway.v1.FirewallRule
@@ -870,7 +939,8 @@ export type FirewallRule = Message<'palisade.gateway.v1.FirewallRule'> & {
   anySource: boolean;
 
   /**
-   * Member keys whose addresses are this rule's sources. Unknown keys contribute no address.
+   * Member keys whose addresses are this rule's sources, inline (small firewalls, tests). Unknown
+   * keys contribute no address. Empty when `member_list` is set.
    *
    * @generated from field: repeated string members = 5;
    */
@@ -904,13 +974,21 @@ export type FirewallRule = Message<'palisade.gateway.v1.FirewallRule'> & {
    * @generated from field: uint32 acl_rule_id = 9;
    */
   aclRuleId: number;
+
+  /**
+   * The id of the FirewallMemberList whose members are this rule's sources (in the same snapshot
+   * or replace, or sent before in this or an earlier delta). Unset: `members` (or any source).
+   *
+   * @generated from field: string member_list = 10;
+   */
+  memberList: string;
 };
 
 /**
  * Describes the message palisade.gateway.v1.FirewallRule.
  * Use `create(FirewallRuleSchema)` to create a new message.
  */
-export const FirewallRuleSchema: GenMessage<FirewallRule> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 23);
+export const FirewallRuleSchema: GenMessage<FirewallRule> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 25);
 
 /**
  * @generated from message palisade.gateway.v1.PortRange
@@ -933,7 +1011,7 @@ export type PortRange = Message<'palisade.gateway.v1.PortRange'> & {
  * Describes the message palisade.gateway.v1.PortRange.
  * Use `create(PortRangeSchema)` to create a new message.
  */
-export const PortRangeSchema: GenMessage<PortRange> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 24);
+export const PortRangeSchema: GenMessage<PortRange> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 26);
 
 /**
  * Why the server is about to end the stream. Sent just before the server closes the call (which
@@ -957,7 +1035,7 @@ export type ControlError = Message<'palisade.gateway.v1.ControlError'> & {
  * Describes the message palisade.gateway.v1.ControlError.
  * Use `create(ControlErrorSchema)` to create a new message.
  */
-export const ControlErrorSchema: GenMessage<ControlError> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 25);
+export const ControlErrorSchema: GenMessage<ControlError> = /*@__PURE__*/ messageDesc(file_palisade_gateway_v1_gateway, 27);
 
 /**
  * Which WireGuard the agent drives.
