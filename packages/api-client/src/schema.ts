@@ -7890,6 +7890,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/worker/job/{id}/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Station: it works on the job (the first heartbeat takes it); 409 once the job is no longer in progress */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/worker/job/{id}/result": {
         parameters: {
             query?: never;
@@ -7899,7 +7971,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Station: report a job’s result (the card serial and its public keys, or the error) */
+        /** Station: report a job’s result (the card serial and its public keys, or the error); a repeat of the same result answers the job unchanged */
         post: {
             parameters: {
                 query?: never;
@@ -12132,6 +12204,7 @@ export interface components {
             first_name: string;
             last_name: string;
             email: string;
+            heartbeat_seconds: number;
         };
         Yubikey: {
             id: number;
