@@ -23,6 +23,7 @@ import { aclRoutes } from '#src/modules/acl/acl.routes.js';
 import { activityLogStreamsRoutes } from '#src/modules/activity-log-streams/streams.routes.js';
 import { StreamsService } from '#src/modules/activity-log-streams/streams.service.js';
 import { authRoutes } from '#src/modules/auth/auth.routes.js';
+import { ldapRoutes } from '#src/modules/ldap/ldap.routes.js';
 import { devicesRoutes } from '#src/modules/devices/devices.routes.js';
 import { EventSignal } from '#src/modules/events/event-signal.js';
 import { gatewaysRoutes } from '#src/modules/gateways/gateways.routes.js';
@@ -252,6 +253,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(mfaRoutes, { db: database.db, secrets });
   await app.register(settingsRoutes);
   await app.register(mailRoutes, { db: database.db });
+  await app.register(ldapRoutes, { db: database.db, secrets });
   await app.register(usersRoutes);
   await app.register(groupsRoutes);
   await app.register(networksRoutes);

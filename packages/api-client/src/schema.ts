@@ -1239,6 +1239,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ldap/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Test the LDAP connection
+         * @description Connects to the stored LDAP URL (StartTLS and certificate checks as configured), binds as the bind user and reads the user search base. 400 `ldap.connection_rejected` ("LDAP connection rejected: <reason>") when the server cannot be reached, TLS fails, the credentials are refused or the base does not exist. Works whether or not LDAP is enabled, so a connection can be checked before turning it on.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LdapTestResult"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user": {
         parameters: {
             query?: never;
@@ -11497,6 +11563,7 @@ export interface components {
             first_name: string;
             last_name: string;
             email: string;
+            heartbeat_seconds: number;
         };
         YubikeyInput: {
             id: number;
