@@ -25,6 +25,9 @@ import { StreamsService } from '#src/modules/activity-log-streams/streams.servic
 import { authRoutes } from '#src/modules/auth/auth.routes.js';
 import { ldapRoutes } from '#src/modules/ldap/ldap.routes.js';
 import { devicesRoutes } from '#src/modules/devices/devices.routes.js';
+import { directorySyncRoutes } from '#src/modules/directory-sync/directory-sync.routes.js';
+import { DirectorySyncService } from '#src/modules/directory-sync/directory-sync.service.js';
+import type { DirectoryEndpoints } from '#src/modules/directory-sync/providers/create-directory-client.js';
 import { EventSignal } from '#src/modules/events/event-signal.js';
 import { gatewaysRoutes } from '#src/modules/gateways/gateways.routes.js';
 import { networkDevicesRoutes } from '#src/modules/devices/network-devices.routes.js';
@@ -129,6 +132,11 @@ export interface BuildAppOptions {
    * app is up. main.ts turns them on; integration tests that need them pass true.
    */
   jobs?: boolean | undefined;
+  /**
+   * Directory sync: the job's tick (how often it looks whether a run is due) and, for tests only,
+   * where the directory APIs live (test/support/fake-directories). main.ts passes neither.
+   */
+  directorySync?: { tickMs?: number; endpoints?: DirectoryEndpoints } | undefined;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -202,6 +210,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         log: app.log,
         owner: `${process.pid}-${randomUUID()}`,
         aclExpiryIntervalMs: env.ACL_EXPIRY_INTERVAL_MS,
+        directorySync: options.directorySync,
         workerJobDeadlineMs: env.WORKER_JOB_DEADLINE_SECONDS * 1000,
       })
     : undefined;
@@ -253,6 +262,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(mfaRoutes, { db: database.db, secrets });
   await app.register(settingsRoutes);
   await app.register(mailRoutes, { db: database.db });
+  await app.register(directorySyncRoutes, { service: new DirectorySyncService(database, secrets, options.directorySync?.endpoints) });
   await app.register(ldapRoutes, { db: database.db, secrets });
   await app.register(usersRoutes);
   await app.register(groupsRoutes);

@@ -112,7 +112,7 @@ export async function resetDatabase(database: DatabaseHandle): Promise<void> {
 
 export async function createTestApp(
   envOverrides: Record<string, string> = {},
-  buildOptions: Pick<BuildAppOptions, 'webDist' | 'logStream' | 'onRoute' | 'logger' | 'jobs'> = {},
+  buildOptions: Pick<BuildAppOptions, 'webDist' | 'logStream' | 'onRoute' | 'logger' | 'jobs' | 'directorySync'> = {},
 ): Promise<TestApp> {
   const url = await ensureWorkerDatabase();
   const env = parseEnv({ DATABASE_URL: url, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', ...envOverrides });

@@ -35,6 +35,8 @@ export const ERROR_CODES = [
   'user.email_taken',
   'user.last_admin',
   'user.self_delete',
+  'directory_sync.not_configured',
+  'directory_sync.failed',
   'group.not_found',
   'group.name_taken',
   'group.member_not_found',

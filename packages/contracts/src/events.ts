@@ -139,6 +139,9 @@ export const EVENT_CATALOGUE = {
   'api_token.renamed': { module: 'keys' },
   'api_token.deleted': { module: 'keys' },
 
+  'directory.sync_completed': { module: 'directory' },
+  'directory.sync_failed': { module: 'directory' },
+
   'worker.registered': { module: 'provisioning' },
   'worker.deleted': { module: 'provisioning' },
   'worker.job_created': { module: 'provisioning' },

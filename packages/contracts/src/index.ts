@@ -26,3 +26,4 @@ export * from './auth-keys.js';
 export * from './api-tokens.js';
 export * from './workers.js';
 export * from './external-idp.js';
+export * from './directory-sync.js';

@@ -11,4 +11,6 @@ export const ADVISORY_LOCKS = {
   gatewayPurge: 7_243_003,
   /** The activity log retention purge: one replica at a time (session try-lock across its batches). */
   activityLogPurge: 7_243_010,
+  /** Directory sync runs (Google, Microsoft, Okta, JumpCloud): one at a time (session try-lock across the run). */
+  directorySync: 7_243_020,
 } as const;

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
+import { directorySyncJob } from '#src/modules/directory-sync/directory-sync.job.js';
+import type { DirectoryEndpoints } from '#src/modules/directory-sync/providers/create-directory-client.js';
 import type { EventSignal } from '#src/modules/events/event-signal.js';
 import { mailJob } from '#src/modules/mail/mail.job.js';
 import { vpnSessionsJob } from '#src/modules/vpn-sessions/vpn-sessions.job.js';
@@ -33,6 +35,8 @@ export interface JobContext {
   owner: string;
   /** ACL_EXPIRY_INTERVAL_MS (acl-expiry.ts); its default when unset. */
   aclExpiryIntervalMs?: number;
+  /** Directory sync: how often the job looks whether a run is due, and (tests only) where the directory APIs live. */
+  directorySync?: { tickMs?: number; endpoints?: DirectoryEndpoints } | undefined;
   /** WORKER_JOB_DEADLINE_SECONDS in ms (modules/workers/job-deadline.job.ts); its default when unset. */
   workerJobDeadlineMs?: number;
 }
@@ -48,6 +52,7 @@ export const JOB_FACTORIES: JobFactory[] = [
   vpnSessionsJob,
   oidcPurgeJob,
   aclExpiryJob,
+  directorySyncJob,
   workerJobDeadlineJob,
 ];
 

@@ -230,6 +230,9 @@ export const en = {
   'error.user.email_taken': 'Email already in use',
   'error.user.last_admin': 'The last active administrator cannot be removed, disabled or demoted.',
   'error.user.self_delete': 'You cannot delete your own account.',
+  'error.directory_sync.not_configured':
+    'Directory sync needs a Google, Microsoft, Okta or JumpCloud provider with its directory credentials.',
+  'error.directory_sync.failed': 'Directory sync failed.',
   'error.group.not_found': 'Group not found.',
   'error.group.name_taken': 'Name already taken',
   'error.group.member_not_found': 'This user is not a member of the group.',
@@ -1550,6 +1553,8 @@ export const en = {
   'activity.event.api_token.created': 'API token created',
   'activity.event.api_token.renamed': 'API token renamed',
   'activity.event.api_token.deleted': 'API token deleted',
+  'activity.event.directory.sync_completed': 'Directory sync completed',
+  'activity.event.directory.sync_failed': 'Directory sync failed',
   'activity.event.ldap.sync_completed': 'LDAP sync completed',
   'activity.event.yubikey.provisioned': 'Hardware key provisioned',
   'activity.event.worker.registered': 'Provisioning station registered',

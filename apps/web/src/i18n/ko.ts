@@ -218,6 +218,9 @@ export const ko: Catalogue = {
   'error.user.email_taken': '이미 사용 중인 이메일입니다',
   'error.user.last_admin': '마지막 활성 관리자는 삭제, 비활성화 또는 권한 해제할 수 없습니다.',
   'error.user.self_delete': '자신의 계정은 삭제할 수 없습니다.',
+  'error.directory_sync.not_configured':
+    '디렉터리 동기화에는 디렉터리 자격 증명이 있는 Google, Microsoft, Okta 또는 JumpCloud 공급자가 필요합니다.',
+  'error.directory_sync.failed': '디렉터리 동기화에 실패했습니다.',
   'error.group.not_found': '그룹을 찾을 수 없습니다.',
   'error.group.name_taken': '이미 사용 중인 이름입니다',
   'error.group.member_not_found': '이 사용자는 그룹의 구성원이 아닙니다.',
@@ -1494,6 +1497,8 @@ export const ko: Catalogue = {
   'activity.event.api_token.created': 'API 토큰 생성됨',
   'activity.event.api_token.renamed': 'API 토큰 이름 변경됨',
   'activity.event.api_token.deleted': 'API 토큰 삭제됨',
+  'activity.event.directory.sync_completed': '디렉터리 동기화 완료',
+  'activity.event.directory.sync_failed': '디렉터리 동기화 실패',
   'activity.event.ldap.sync_completed': 'LDAP 동기화 완료',
   'activity.event.yubikey.provisioned': '하드웨어 키 프로비저닝됨',
   'activity.event.worker.registered': '프로비저닝 스테이션 등록됨',

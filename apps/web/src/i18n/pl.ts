@@ -232,6 +232,9 @@ export const pl: Catalogue = {
   'error.user.email_taken': 'Adres e-mail jest już używany',
   'error.user.last_admin': 'Ostatniego aktywnego administratora nie można usunąć, wyłączyć ani odebrać mu uprawnień.',
   'error.user.self_delete': 'Nie możesz usunąć własnego konta.',
+  'error.directory_sync.not_configured':
+    'Synchronizacja katalogu wymaga dostawcy Google, Microsoft, Okta lub JumpCloud z danymi dostępu do katalogu.',
+  'error.directory_sync.failed': 'Synchronizacja katalogu nie powiodła się.',
   'error.group.not_found': 'Nie znaleziono grupy.',
   'error.group.name_taken': 'Nazwa jest już zajęta',
   'error.group.member_not_found': 'Ten użytkownik nie należy do grupy.',
@@ -1662,6 +1665,8 @@ export const pl: Catalogue = {
   'activity.event.api_token.created': 'Utworzono token API',
   'activity.event.api_token.renamed': 'Zmieniono nazwę tokenu API',
   'activity.event.api_token.deleted': 'Usunięto token API',
+  'activity.event.directory.sync_completed': 'Zakończono synchronizację katalogu',
+  'activity.event.directory.sync_failed': 'Synchronizacja katalogu nie powiodła się',
   'activity.event.ldap.sync_completed': 'Synchronizacja LDAP zakończona',
   'activity.event.yubikey.provisioned': 'Przygotowano klucz sprzętowy',
   'activity.event.worker.registered': 'Zarejestrowano stację przygotowania kluczy',
