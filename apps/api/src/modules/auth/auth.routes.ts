@@ -17,7 +17,7 @@ export const authRoutes: FastifyPluginAsyncZod<SessionCookieOptions> = async (ap
         tags,
         summary: 'Log in with username (or email) and password',
         body: LoginBodySchema,
-        response: { 200: LoginSuccessSchema, 201: MfaRequiredSchema, ...problems(400, 401, 429) },
+        response: { 200: LoginSuccessSchema, 201: MfaRequiredSchema, ...problems(400, 401, 429, 503) },
       },
     },
     async (request, reply) => {

@@ -6,6 +6,7 @@ import { HttpProblem } from '#src/lib/problem.js';
 import { anonymousActor, type RequestOrigin, userActor } from '#src/modules/events/event-actor.js';
 import { type DomainEvent, recordEvent, toEventRow, withEvents } from '#src/modules/events/record-event.js';
 import { userObject } from '#src/modules/users/users.events.js';
+import type { LdapSignIn } from '#src/modules/ldap/ldap-sign-in.js';
 import { mfaRequiredOf, PENDING_MFA_TTL_MS } from '#src/modules/mfa/mfa.core.js';
 import { toUser } from '#src/modules/users/users.mapper.js';
 import { type FailurePolicy, LoginRepo } from './login.repo.js';
@@ -35,6 +36,8 @@ export class AuthService {
   constructor(
     private readonly db: Db,
     private readonly sessionTtlMs: number,
+    /** LDAP sign-in (modules/ldap): linked accounts bind as their entry; unknown LDAP users are created. */
+    private readonly ldap?: LdapSignIn,
   ) {
     this.#sessions = new SessionsRepo(db);
     this.#login = new LoginRepo(db);
@@ -44,7 +47,7 @@ export class AuthService {
     const ipKey = `ip:${ctx.ip}`;
     // One counter per account, whether it is addressed by username or by email address.
     const attempt = await this.#login.begin(login, ipKey, { user: USERNAME_POLICY, ip: IP_POLICY });
-    const { user } = attempt;
+    let { user } = attempt;
     const origin: RequestOrigin = { ip: ctx.ip, userAgent: ctx.userAgent?.slice(0, 512) || undefined };
     // Failed attempts name the account as it was typed; the account's owner sees them too.
     const refused = (type: 'auth.login_failed' | 'auth.locked_out', details?: Record<string, unknown>): DomainEvent => ({
@@ -58,9 +61,16 @@ export class AuthService {
       await recordEvent(this.db, refused('auth.locked_out'));
       throw new HttpProblem(429, 'auth.too_many_attempts', TOO_MANY_ATTEMPTS_DETAIL);
     }
-    const valid = await verifyPassword(user?.passwordHash, password);
+    const viaLdap = this.ldap
+      ? await this.ldap.authenticate(login, password, user, origin).catch(async (error: unknown) => {
+          if (error instanceof HttpProblem) await recordEvent(this.db, refused('auth.login_failed', { reason: 'ldap_unavailable' }));
+          throw error;
+        })
+      : { handled: false as const };
+    if (viaLdap.handled) user = viaLdap.user;
+    const valid = viaLdap.handled ? viaLdap.user !== undefined : await verifyPassword(user?.passwordHash, password);
     if (!user || !valid) {
-      await recordEvent(this.db, refused('auth.login_failed', { reason: 'invalid_credentials' }));
+      await recordEvent(this.db, refused('auth.login_failed', { reason: (viaLdap.handled && viaLdap.reason) || 'invalid_credentials' }));
       throw new HttpProblem(401, 'auth.invalid_credentials', 'Invalid username or password.');
     }
 
