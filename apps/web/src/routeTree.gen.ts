@@ -14,6 +14,7 @@ import { Route as ConsentRouteImport } from './routes/consent'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as AuthedIndexRouteImport } from './routes/_authed/index'
 import { Route as AuthedAdminRouteImport } from './routes/_authed/_admin'
+import { Route as AuthCallbackRouteImport } from './routes/auth.callback'
 import { Route as AuthRedirectRouteImport } from './routes/auth.redirect'
 import { Route as AuthedAdminConnectedUsersRouteImport } from './routes/_authed/_admin/connected-users'
 import { Route as AuthedAdminGroupsRouteImport } from './routes/_authed/_admin/groups'
@@ -62,6 +63,11 @@ const AuthedIndexRoute = AuthedIndexRouteImport.update({
 const AuthedAdminRoute = AuthedAdminRouteImport.update({
   id: '/_admin',
   getParentRoute: () => AuthedRoute,
+} as any)
+const AuthCallbackRoute = AuthCallbackRouteImport.update({
+  id: '/auth/callback',
+  path: '/auth/callback',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const AuthRedirectRoute = AuthRedirectRouteImport.update({
   id: '/auth/redirect',
@@ -203,6 +209,7 @@ export interface FileRoutesByFullPath {
   '/': typeof AuthedIndexRoute
   '/consent': typeof ConsentRoute
   '/login': typeof LoginRoute
+  '/auth/callback': typeof AuthCallbackRoute
   '/auth/redirect': typeof AuthRedirectRoute
   '/connected-users': typeof AuthedAdminConnectedUsersRoute
   '/groups': typeof AuthedAdminGroupsRoute
@@ -233,6 +240,7 @@ export interface FileRoutesByTo {
   '/consent': typeof ConsentRoute
   '/login': typeof LoginRoute
   '/': typeof AuthedIndexRoute
+  '/auth/callback': typeof AuthCallbackRoute
   '/auth/redirect': typeof AuthRedirectRoute
   '/connected-users': typeof AuthedAdminConnectedUsersRoute
   '/groups': typeof AuthedAdminGroupsRoute
@@ -265,6 +273,7 @@ export interface FileRoutesById {
   '/consent': typeof ConsentRoute
   '/login': typeof LoginRoute
   '/_authed/_admin': typeof AuthedAdminRouteWithChildren
+  '/auth/callback': typeof AuthCallbackRoute
   '/auth/redirect': typeof AuthRedirectRoute
   '/_authed/': typeof AuthedIndexRoute
   '/_authed/_admin/connected-users': typeof AuthedAdminConnectedUsersRoute
@@ -298,6 +307,7 @@ export interface FileRouteTypes {
     | '/'
     | '/consent'
     | '/login'
+    | '/auth/callback'
     | '/auth/redirect'
     | '/connected-users'
     | '/groups'
@@ -328,6 +338,7 @@ export interface FileRouteTypes {
     | '/consent'
     | '/login'
     | '/'
+    | '/auth/callback'
     | '/auth/redirect'
     | '/connected-users'
     | '/groups'
@@ -359,6 +370,7 @@ export interface FileRouteTypes {
     | '/consent'
     | '/login'
     | '/_authed/_admin'
+    | '/auth/callback'
     | '/auth/redirect'
     | '/_authed/'
     | '/_authed/_admin/connected-users'
@@ -391,6 +403,7 @@ export interface RootRouteChildren {
   AuthedRoute: typeof AuthedRouteWithChildren
   ConsentRoute: typeof ConsentRoute
   LoginRoute: typeof LoginRoute
+  AuthCallbackRoute: typeof AuthCallbackRoute
   AuthRedirectRoute: typeof AuthRedirectRoute
 }
 
@@ -430,6 +443,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/'
       preLoaderRoute: typeof AuthedAdminRouteImport
       parentRoute: typeof AuthedRoute
+    }
+    '/auth/callback': {
+      id: '/auth/callback'
+      path: '/auth/callback'
+      fullPath: '/auth/callback'
+      preLoaderRoute: typeof AuthCallbackRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/auth/redirect': {
       id: '/auth/redirect'
@@ -684,6 +704,7 @@ const rootRouteChildren: RootRouteChildren = {
   AuthedRoute: AuthedRouteWithChildren,
   ConsentRoute: ConsentRoute,
   LoginRoute: LoginRoute,
+  AuthCallbackRoute: AuthCallbackRoute,
   AuthRedirectRoute: AuthRedirectRoute,
 }
 export const routeTree = rootRouteImport

@@ -8,6 +8,7 @@ import { ThemeToggle } from '@/components/ThemeToggle';
 import { essentialsQueryOptions } from '@/features/app/app.queries';
 import { useTranslation } from '@/i18n/use-translation';
 import { useAuthStore } from './auth-store';
+import { ExternalLoginButton } from './ExternalLoginButton';
 import { LoginForm } from './LoginForm';
 import { MfaStep } from './MfaStep';
 import './auth.css';
@@ -42,7 +43,14 @@ export function LoginPage() {
             {t('login.sessionEnded')}
           </p>
         ) : null}
-        {mfa ? <MfaStep mfa={mfa} onBack={() => setMfa(undefined)} /> : <LoginForm instance={instance} onMfaRequired={setMfa} />}
+        {mfa ? (
+          <MfaStep mfa={mfa} onBack={() => setMfa(undefined)} />
+        ) : (
+          <>
+            <LoginForm instance={instance} onMfaRequired={setMfa} />
+            <ExternalLoginButton />
+          </>
+        )}
       </main>
     </div>
   );

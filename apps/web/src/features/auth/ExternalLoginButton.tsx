@@ -1,0 +1,44 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button } from '@/components/Button';
+import { useTranslation } from '@/i18n/use-translation';
+import { problemMessage } from '@/lib/problem-message';
+import { externalAuthInfoQueryOptions, fetchExternalAuthInfo } from './external-login';
+
+/**
+ * Spec §2 Login: sign in with the company's identity provider. Shown only when a provider is
+ * configured; the text is the provider's display name, or a generic one when that is blank. A click
+ * asks for a fresh authorization URL (the pending sign-in lives 10 minutes) and goes there.
+ */
+export function ExternalLoginButton() {
+  const { t } = useTranslation();
+  const info = useQuery(externalAuthInfoQueryOptions);
+  const [isStarting, setStarting] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  if (!info.data) return null;
+  const start = async () => {
+    setStarting(true);
+    setError(undefined);
+    try {
+      window.location.assign((await fetchExternalAuthInfo()).url);
+    } catch (err) {
+      setError(err);
+      setStarting(false);
+    }
+  };
+  return (
+    <div className="auth-external">
+      <div className="auth-external__divider" aria-hidden="true">
+        <span>{t('login.external.or')}</span>
+      </div>
+      {error ? (
+        <p className="banner banner--error" role="alert">
+          {problemMessage(t, error)}
+        </p>
+      ) : null}
+      <Button className="btn--block" onClick={() => void start()} isLoading={isStarting}>
+        {info.data.button_display_name.trim() || t('login.external.button')}
+      </Button>
+    </div>
+  );
+}
