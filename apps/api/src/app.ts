@@ -26,6 +26,8 @@ import { authRoutes } from '#src/modules/auth/auth.routes.js';
 import { ldapRoutes } from '#src/modules/ldap/ldap.routes.js';
 import { devicesRoutes } from '#src/modules/devices/devices.routes.js';
 import { directorySyncRoutes } from '#src/modules/directory-sync/directory-sync.routes.js';
+import { ldapSyncRoutes } from '#src/modules/ldap/sync.routes.js';
+import { LdapSyncService } from '#src/modules/ldap/sync.service.js';
 import { DirectorySyncService } from '#src/modules/directory-sync/directory-sync.service.js';
 import type { DirectoryEndpoints } from '#src/modules/directory-sync/providers/create-directory-client.js';
 import { EventSignal } from '#src/modules/events/event-signal.js';
@@ -262,6 +264,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(mfaRoutes, { db: database.db, secrets });
   await app.register(settingsRoutes);
   await app.register(mailRoutes, { db: database.db });
+  await app.register(ldapSyncRoutes, { service: new LdapSyncService(database, secrets) });
   await app.register(directorySyncRoutes, { service: new DirectorySyncService(database, secrets, options.directorySync?.endpoints) });
   await app.register(ldapRoutes, { db: database.db, secrets });
   await app.register(usersRoutes);

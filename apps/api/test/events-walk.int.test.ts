@@ -11,6 +11,7 @@ import { totpCode } from '#test/mfa-fixtures.js';
 import { locationBody, newKey } from '#test/network-fixtures.js';
 import { type RouteWalk, startRouteWalk } from '#test/route-walk.js';
 import { bodyOf, startSmtpServer, type TestSmtpServer } from '#test/smtp-server.js';
+import { LDAP_SYNC_FIXTURES, stopLdapSyncWalk } from '#src/modules/ldap/sync-walk.test-support.js';
 import { closeWalkIdp, EXTERNAL_IDP_FIXTURES } from '#test/support/external-idp-walk.js';
 
 /**
@@ -138,6 +139,7 @@ async function newYubikey(w: World, caller: Caller): Promise<number> {
 const smtpServers: TestSmtpServer[] = [];
 
 const FIXTURES: Record<string, Fixture> = {
+  ...LDAP_SYNC_FIXTURES,
   ...EXTERNAL_IDP_FIXTURES,
   // auth
   'POST /api/v1/auth': async (_w, caller) => ({
@@ -787,6 +789,7 @@ describe('route-walking events: every state-changing route records who did what,
   });
   afterAll(async () => {
     await Promise.all(smtpServers.map((s) => s.close()));
+    await stopLdapSyncWalk();
     await closeWalkIdp();
     await t.close();
   });

@@ -1248,6 +1248,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ldap/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run an LDAP sync now (or, with dry_run, list the changes it would make) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["LdapSyncBodyInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LdapSyncResult"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/test_directory_sync": {
         parameters: {
             query?: never;
@@ -6116,8 +6201,8 @@ export interface paths {
                     from?: string;
                     to?: string;
                     user?: string[];
-                    module?: ("auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning")[];
-                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted")[];
+                    module?: ("auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning" | "ldap")[];
+                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted")[];
                     sort?: "-timestamp" | "timestamp";
                 };
                 header?: never;
@@ -6254,8 +6339,8 @@ export interface paths {
                     from?: string;
                     to?: string;
                     user?: string[];
-                    module?: ("auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning")[];
-                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted")[];
+                    module?: ("auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning" | "ldap")[];
+                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted")[];
                     sort?: "-timestamp" | "timestamp";
                     format?: "csv" | "jsonl";
                 };
@@ -11270,9 +11355,9 @@ export interface components {
             ip?: string;
             user_agent?: string;
             /** @enum {string} */
-            module: "auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning";
+            module: "auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning" | "ldap";
             /** @enum {string} */
-            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted";
+            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted";
             object_type?: string;
             object_id?: string;
             object_name?: string;
@@ -11342,6 +11427,41 @@ export interface components {
         LdapTestResultInput: {
             /** @constant */
             success: true;
+        };
+        LdapSyncBodyInput: {
+            dry_run?: boolean;
+        };
+        LdapSyncChangeInput: {
+            /** @enum {string} */
+            side: "palisade" | "ldap";
+            /** @enum {string} */
+            kind: "create_user" | "update_user" | "link_user" | "rename_user" | "disable_user" | "enable_user" | "delete_user" | "create_group" | "add_member" | "remove_member";
+            username?: string;
+            group?: string;
+            dn?: string;
+            new_dn?: string;
+            fields?: string[];
+        };
+        LdapSyncSkippedInput: {
+            username: string;
+            /** @enum {string} */
+            change: "create_user" | "update_user" | "link_user" | "rename_user" | "disable_user" | "enable_user" | "delete_user" | "create_group" | "add_member" | "remove_member";
+            /** @enum {string} */
+            reason: "last_admin" | "no_disabled_state";
+        };
+        LdapSyncFailedInput: {
+            change: components["schemas"]["LdapSyncChangeInput"];
+            code: string;
+            message: string;
+        };
+        LdapSyncResultInput: {
+            dry_run: boolean;
+            /** @enum {string} */
+            authoritative_source: "ldap" | "palisade";
+            changes: components["schemas"]["LdapSyncChangeInput"][];
+            skipped: components["schemas"]["LdapSyncSkippedInput"][];
+            applied?: number;
+            failed?: components["schemas"]["LdapSyncFailedInput"][];
         };
         NetworkInput: {
             id: number;
@@ -11984,9 +12104,9 @@ export interface components {
             ip?: string;
             user_agent?: string;
             /** @enum {string} */
-            module: "auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning";
+            module: "auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning" | "ldap";
             /** @enum {string} */
-            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted";
+            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted";
             object_type?: string;
             object_id?: string;
             object_name?: string;
@@ -12056,6 +12176,41 @@ export interface components {
         LdapTestResult: {
             /** @constant */
             success: true;
+        };
+        LdapSyncBody: {
+            dry_run?: boolean;
+        };
+        LdapSyncChange: {
+            /** @enum {string} */
+            side: "palisade" | "ldap";
+            /** @enum {string} */
+            kind: "create_user" | "update_user" | "link_user" | "rename_user" | "disable_user" | "enable_user" | "delete_user" | "create_group" | "add_member" | "remove_member";
+            username?: string;
+            group?: string;
+            dn?: string;
+            new_dn?: string;
+            fields?: string[];
+        };
+        LdapSyncSkipped: {
+            username: string;
+            /** @enum {string} */
+            change: "create_user" | "update_user" | "link_user" | "rename_user" | "disable_user" | "enable_user" | "delete_user" | "create_group" | "add_member" | "remove_member";
+            /** @enum {string} */
+            reason: "last_admin" | "no_disabled_state";
+        };
+        LdapSyncFailed: {
+            change: components["schemas"]["LdapSyncChange"];
+            code: string;
+            message: string;
+        };
+        LdapSyncResult: {
+            dry_run: boolean;
+            /** @enum {string} */
+            authoritative_source: "ldap" | "palisade";
+            changes: components["schemas"]["LdapSyncChange"][];
+            skipped: components["schemas"]["LdapSyncSkipped"][];
+            applied?: number;
+            failed?: components["schemas"]["LdapSyncFailed"][];
         };
         Network: {
             id: number;

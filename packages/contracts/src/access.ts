@@ -61,6 +61,7 @@ export const ROUTE_ACCESS = {
   'PATCH /api/v1/settings_enterprise': rule('admin', 'settings.update_enterprise'),
   'POST /api/v1/mail/test': rule('admin', 'mail.test'),
   'GET /api/v1/test_directory_sync': rule('admin', 'directory_sync.test'),
+  'POST /api/v1/ldap/sync': rule('admin', 'ldap.sync'),
   'GET /api/v1/ldap/test': rule('admin', 'ldap.test'),
 
   'POST /api/v1/auth': rule('public', 'auth.login'),

@@ -24,6 +24,7 @@ export const EVENT_MODULES = [
   'directory',
   'enrollment',
   'provisioning',
+  'ldap',
 ] as const;
 export type EventModule = (typeof EVENT_MODULES)[number];
 
@@ -138,6 +139,8 @@ export const EVENT_CATALOGUE = {
   'api_token.created': { module: 'keys' },
   'api_token.renamed': { module: 'keys' },
   'api_token.deleted': { module: 'keys' },
+
+  'ldap.sync_completed': { module: 'ldap' },
 
   'directory.sync_completed': { module: 'directory' },
   'directory.sync_failed': { module: 'directory' },

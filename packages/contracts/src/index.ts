@@ -11,6 +11,7 @@ export * from './events.js';
 export * from './gateways.js';
 export * from './groups.js';
 export * from './ldap.js';
+export * from './ldap-sync.js';
 export * from './networks.js';
 export * from './settings.js';
 export * from './stats.js';

@@ -11,6 +11,8 @@ export const ADVISORY_LOCKS = {
   gatewayPurge: 7_243_003,
   /** The activity log retention purge: one replica at a time (session try-lock across its batches). */
   activityLogPurge: 7_243_010,
+  /** The LDAP sync: one run at a time across API instances (session try-lock for the run). */
+  ldapSync: 7_243_021,
   /** Directory sync runs (Google, Microsoft, Okta, JumpCloud): one at a time (session try-lock across the run). */
   directorySync: 7_243_020,
 } as const;

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
+import { ldapSyncJob } from '#src/modules/ldap/sync.job.js';
 import { directorySyncJob } from '#src/modules/directory-sync/directory-sync.job.js';
 import type { DirectoryEndpoints } from '#src/modules/directory-sync/providers/create-directory-client.js';
 import type { EventSignal } from '#src/modules/events/event-signal.js';
@@ -52,6 +53,7 @@ export const JOB_FACTORIES: JobFactory[] = [
   vpnSessionsJob,
   oidcPurgeJob,
   aclExpiryJob,
+  ldapSyncJob,
   directorySyncJob,
   workerJobDeadlineJob,
 ];

@@ -126,14 +126,17 @@ describe('planSync with Palisade authoritative', () => {
     expect(plan.changes).toContainEqual({ side: 'palisade', kind: 'link_user', userId: 2, username: 'anna', dn: entry('anna').dn });
   });
 
-  it('cannot disable an entry in a directory without a disabled state, and says so', () => {
+  it('disables an entry removed from Palisade, or without a disabled state takes it out of the sync groups', () => {
     const ldap: LdapSide = { users: [entry('gone')], groups: [{ name: 'vpn', members: ['gone'] }] };
     const only = { authority, syncGroups: ['vpn'] };
-    expect(planSync(ldap, palisade(), config(only)).skipped).toEqual([
-      { username: 'gone', change: 'disable_user', reason: 'no_disabled_state' },
+    expect(planSync(ldap, palisade(), config(only)).changes).toEqual([
+      { side: 'ldap', kind: 'remove_member', group: 'vpn', username: 'gone' },
     ]);
     expect(planSync(ldap, palisade(), config({ ...only, ldapHasDisabledState: true })).changes).toEqual([
       { side: 'ldap', kind: 'disable_user', dn: entry('gone').dn, username: 'gone' },
+    ]);
+    expect(planSync(ldap, palisade(), config({ authority })).skipped).toEqual([
+      { username: 'gone', change: 'disable_user', reason: 'no_disabled_state' },
     ]);
   });
 });

@@ -180,13 +180,20 @@ function planFromPalisade(pairs: SyncPair[], ldap: LdapSide, palisade: PalisadeS
         username: entry.username,
       });
       if (account) changes.push(...have.map(leave));
-      else removeEntry(entry, config, changes, skipped);
+      else {
+        const inSync =
+          config.syncGroups.length === 0 ? [] : ldapGroupsOfEntry.filter((g) => managed.has(g)).map((g) => ldapNames.get(g) ?? g);
+        removeEntry(entry, inSync, config, changes, skipped);
+      }
     }
   }
   const creates = [...newGroups].map(
     ([g, members]): LdapChange => ({ side: 'ldap', kind: 'create_group', group: palisadeNames.get(g) ?? g, members }),
   );
-  return { changes: [...changes, ...creates], skipped };
+  // Members join before others leave: a groupOfNames may never be left without a member.
+  const of = (kind: string) => changes.filter((c) => c.kind === kind);
+  const rest = changes.filter((c) => c.kind !== 'add_member' && c.kind !== 'remove_member');
+  return { changes: [...rest, ...creates, ...of('add_member'), ...of('remove_member')], skipped };
 }
 
 /** Writes the account onto its existing entry; returns the entry's DN after the sync. */
@@ -214,11 +221,25 @@ function createEntry(account: PalisadeUser, config: SyncConfig, out: (LdapChange
   return dn;
 }
 
-function removeEntry(entry: LdapUser, config: SyncConfig, out: (LdapChange | PalisadeChange)[], skipped: SyncPlan['skipped']): void {
+/**
+ * An entry gone from Palisade: deleted, or disabled. OpenLDAP has no disabled state; there the
+ * entry leaves the sync groups instead (which ends its Palisade sign-in), or, without sync groups,
+ * is left as it is and reported.
+ */
+function removeEntry(
+  entry: LdapUser,
+  syncGroupsOfEntry: string[],
+  config: SyncConfig,
+  out: (LdapChange | PalisadeChange)[],
+  skipped: SyncPlan['skipped'],
+): void {
   const ref = { dn: entry.dn, username: entry.username };
   if (config.removedUserBehavior === 'delete') out.push({ side: 'ldap', kind: 'delete_user', ...ref });
-  else if (!config.ldapHasDisabledState) skipped.push({ username: entry.username, change: 'disable_user', reason: 'no_disabled_state' });
-  else if (entry.disabled !== true) out.push({ side: 'ldap', kind: 'disable_user', ...ref });
+  else if (config.ldapHasDisabledState) {
+    if (entry.disabled !== true) out.push({ side: 'ldap', kind: 'disable_user', ...ref });
+  } else if (syncGroupsOfEntry.length > 0) {
+    for (const group of syncGroupsOfEntry) out.push({ side: 'ldap', kind: 'remove_member', group, username: entry.username });
+  } else skipped.push({ username: entry.username, change: 'disable_user', reason: 'no_disabled_state' });
 }
 
 /** RFC 4514 escaping of an attribute value in a DN. */
