@@ -856,6 +856,51 @@ export const pl: Catalogue = {
   'settings.module.openidHint':
     'Pozwala Twoim aplikacjom logować użytkowników ich kontami Palisade (Aplikacje OpenID). Po wyłączeniu ekran Aplikacje OpenID i autoryzowane aplikacje użytkowników znikają z konsoli, a punkty końcowe dostawcy, strona zgody i ich API odpowiadają „moduł wyłączony” (404): aplikacje nie mogą nikogo zalogować. Aplikacje i autoryzacje zostają zachowane na wypadek ponownego włączenia.',
   'settings.saved': 'Zapisano ustawienia.',
+  'settings.directorySync.title': 'Synchronizacja katalogu',
+  'settings.directorySync.hint':
+    'W podanym odstępie odczytuje użytkowników i grupy z katalogu dostawcy. Konta znane katalogowi (powiązane lub z tym samym adresem e-mail) przyjmują jego status; zawieszone lub usunięte podlegają poniższym zasadom. Synchronizowane grupy otrzymują członków z katalogu.',
+  'settings.directorySync.test': 'Testuj synchronizację katalogu',
+  'settings.directorySync.testOk': {
+    one: 'Katalog odpowiedział: {{count}} użytkownik',
+    few: 'Katalog odpowiedział: {{count}} użytkowników',
+    many: 'Katalog odpowiedział: {{count}} użytkowników',
+    other: 'Katalog odpowiedział: {{count}} użytkownika',
+  },
+  'settings.directorySync.testGroups': {
+    one: 'i {{count}} grupa do synchronizacji.',
+    few: 'i {{count}} grupy do synchronizacji.',
+    many: 'i {{count}} grup do synchronizacji.',
+    other: 'i {{count}} grupy do synchronizacji.',
+  },
+  'settings.directorySync.enable': 'Włącz synchronizację katalogu',
+  'settings.directorySync.target': 'Synchronizuj',
+  'settings.directorySync.target.all': 'Status użytkowników i członkostwo w grupach',
+  'settings.directorySync.target.users': 'Tylko status użytkowników',
+  'settings.directorySync.target.groups': 'Tylko członkostwo w grupach',
+  'settings.directorySync.interval': 'Odstęp synchronizacji (sekundy)',
+  'settings.directorySync.intervalHint': 'Co najmniej 60 sekund.',
+  'settings.directorySync.userBehavior': 'Użytkownicy zawieszeni lub usunięci w katalogu',
+  'settings.directorySync.adminBehavior': 'Administratorzy zawieszeni lub usunięci w katalogu',
+  'settings.directorySync.behavior.keep': 'Zachowaj',
+  'settings.directorySync.behavior.disable': 'Wyłącz',
+  'settings.directorySync.behavior.delete': 'Usuń',
+  'settings.directorySync.groupMatch': 'Grupy do synchronizacji',
+  'settings.directorySync.groupMatchHint':
+    'Nazwy grup oddzielone przecinkami; puste pole synchronizuje wszystkie grupy. Brakująca grupa zostanie utworzona.',
+  'settings.directorySync.adminEmail': 'E-mail administratora',
+  'settings.directorySync.adminEmailHint': 'Administrator Workspace, w którego imieniu działa konto usługi (delegowanie w obrębie domeny).',
+  'settings.directorySync.keyFile': 'Plik klucza konta usługi',
+  'settings.directorySync.keyFileChosen': 'Nowy plik klucza, zapisany razem z ustawieniami',
+  'settings.directorySync.keyFileHint':
+    'Plik klucza JSON. Jest przechowywany w postaci zaszyfrowanej i nigdy więcej nie jest pokazywany; wybierz plik tylko, aby go zastąpić.',
+  'settings.directorySync.secretSet': 'Zapisano',
+  'settings.directorySync.secretHint':
+    'Przechowywany w postaci zaszyfrowanej i nigdy więcej nie pokazywany; zostaw puste, aby zachować zapisany.',
+  'settings.directorySync.oktaClientId': 'Identyfikator klienta aplikacji API Services',
+  'settings.directorySync.oktaJwk': 'Klucz prywatny (JWK)',
+  'settings.directorySync.jumpcloudApiKey': 'Klucz API JumpCloud',
+  'settings.directorySync.microsoftHint':
+    'Microsoft Graph jest odczytywany z identyfikatorem i sekretem klienta powyżej; aplikacja potrzebuje uprawnień aplikacji User.Read.All i GroupMember.Read.All.',
   'smtp.title': 'Serwer poczty (SMTP)',
   'smtp.hint':
     'Palisade wysyła przez ten serwer kody e-mail i inne wiadomości. Poczta może być wysyłana, gdy ustawiono serwer, port i adres nadawcy.',

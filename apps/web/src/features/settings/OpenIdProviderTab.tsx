@@ -22,6 +22,7 @@ import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
 import { useCopy } from '@/lib/use-copy';
 import { useZodForm } from '@/lib/use-zod-form';
+import { DirectorySyncSection } from './DirectorySyncSection';
 import { SettingsFormActions, useSettingsLeaveGuard } from './SettingsFormActions';
 import { externalProviderQueryOptions, useDeleteExternalProvider, useSaveExternalProvider } from './OpenIdProviderTab.queries';
 
@@ -82,7 +83,13 @@ export function OpenIdProviderTab() {
   const query = useQuery(externalProviderQueryOptions);
   if (query.isPending) return <StateMessage kind="loading" title={t('common.loading')} />;
   if (query.isError) return <StateMessage kind="error" title={t('settings.loadError')} onRetry={() => void query.refetch()} />;
-  return <ProviderForm key={query.dataUpdatedAt} provider={query.data.provider ?? null} redirectUrl={query.data.redirect_url} />;
+  const provider = query.data.provider ?? null;
+  return (
+    <>
+      <ProviderForm key={query.dataUpdatedAt} provider={provider} redirectUrl={query.data.redirect_url} />
+      {provider ? <DirectorySyncSection provider={provider} /> : null}
+    </>
+  );
 }
 
 function ProviderForm({ provider, redirectUrl }: { provider: ExternalProvider | null; redirectUrl: string }) {
