@@ -204,12 +204,18 @@ describe('external OpenID sign-in', () => {
     expect(res.json().code).toBe('external_login.failed');
   });
 
-  it('auth_info is 404 without a provider, 400 when the provider cannot be reached', async () => {
+  it('auth_info is 404 without a provider, 400 when the provider cannot be reached or its secret read', async () => {
     expect((await t.request('GET', '/api/v1/openid/auth_info')).statusCode).toBe(404);
     await configure({ base_url: 'http://127.0.0.1:9/nothing' });
     const res = await t.request('GET', '/api/v1/openid/auth_info');
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('external_login.failed');
+
+    // A secret sealed under another instance key is a 400 that says so, not a 500.
+    await t.database.db.update(externalProviders).set({ baseUrl: idp.issuer, clientSecret: 'v1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+    const unreadable = await t.request('GET', '/api/v1/openid/auth_info');
+    expect(unreadable.statusCode).toBe(400);
+    expect(unreadable.json().detail).toMatch(/client secret cannot be read/);
   });
 });
 

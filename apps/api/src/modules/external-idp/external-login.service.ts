@@ -86,7 +86,13 @@ export class ExternalLoginService {
   }
 
   async #discover(row: ExternalProviderRow): Promise<client.Configuration> {
-    const secret = row.clientSecret === null ? undefined : this.secrets.decrypt(row.clientSecret);
+    let secret: string | undefined;
+    try {
+      secret = row.clientSecret === null ? undefined : this.secrets.decrypt(row.clientSecret);
+    } catch {
+      // Sealed under another instance key (SECRET_KEY changed): the admin enters it again.
+      throw failed('The stored client secret cannot be read with this instance key: enter it again in Settings › OpenID.');
+    }
     const url = new URL(row.baseUrl);
     try {
       return await client.discovery(
