@@ -21,14 +21,14 @@ const MODULES = [
   ['openid_enabled', 'settings.module.openid', 'settings.module.openidHint'],
 ] as const satisfies readonly (readonly [keyof Settings, MessageKey, MessageKey])[];
 
-/** The SMTP fields belong to the SMTP tab: this form neither shows nor sends them. */
-type SmtpKey = Extract<keyof Settings, `smtp_${string}`>;
+/** The SMTP and LDAP fields belong to their own tabs: this form neither shows nor sends them. */
+type SmtpKey = Extract<keyof Settings, `smtp_${string}` | `ldap_${string}`>;
 
 /** The form keeps the retention days as typed; the body gets a number (not a number: the schema's `number` error). */
 type GlobalFormValues = Omit<Settings, 'activity_log_retention_days' | SmtpKey> & { activity_log_retention_days: string };
 
 const formValues = (settings: Settings): GlobalFormValues => {
-  const global = Object.fromEntries(Object.entries(settings).filter(([key]) => !key.startsWith('smtp_'))) as Omit<Settings, SmtpKey>;
+  const global = Object.fromEntries(Object.entries(settings).filter(([key]) => !key.startsWith('smtp_') && !key.startsWith('ldap_'))) as Omit<Settings, SmtpKey>;
   return { ...global, activity_log_retention_days: String(settings.activity_log_retention_days) };
 };
 
