@@ -1,4 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { queryRows } from '#src/db/rows.js';
+import { externalIdentities } from '#src/db/schema/index.js';
 import { SecretBox } from '#src/lib/crypto.js';
 import { eventsAfter, lastEventId } from '#test/event-rows.js';
 import { createTestApp, problemOf, resetDatabase, type TestApp, updateBody } from '#test/helpers.js';
@@ -229,6 +232,26 @@ describe('directory sync behaviours (JumpCloud)', () => {
     await save({ userBehavior: 'disable' });
     expect(await service.runIfDue(new Date())).toEqual({ state: 'idle' });
     expect(await service.runIfDue(new Date(Date.now() + 3601_000))).toMatchObject({ state: 'done' });
+  });
+
+  it('a sign-in link the directory does not list (Microsoft: the OpenID sub) does not make an account gone', async () => {
+    const [ann] = await queryRows<{ id: number }>(t.database.db, sql`select id from users where username = 'ann'`);
+    await t.database.db.insert(externalIdentities).values({ userId: ann?.id ?? 0, provider: 'JumpCloud', subject: 'oidc-pairwise-sub' });
+    await save({ userBehavior: 'delete', syncTarget: 'users' });
+    expect(await sync()).toMatchObject({ identities_linked: 2, users_deleted: 1 });
+    expect((await user('ann')).is_active).toBe(true);
+    // bob (suspended at the directory) is the one deleted; a second run keeps ann.
+    expect(await sync()).toMatchObject(NO_CHANGE);
+    expect((await user('ann')).is_active).toBe(true);
+  });
+
+  it('a directory that lists nobody changes nothing (a misconfiguration, not a mass departure)', async () => {
+    await save({ userBehavior: 'delete', syncTarget: 'users' });
+    await sync();
+    data.users = [];
+    const outcome = await service.runIfDue(new Date(), true);
+    expect(outcome).toMatchObject({ state: 'failed', reason: expect.stringMatching(/listed no users/) });
+    expect((await user('ann')).is_active).toBe(true);
   });
 
   it('without a directory provider the test answers directory_sync.not_configured', async () => {

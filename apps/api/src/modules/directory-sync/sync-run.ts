@@ -1,7 +1,7 @@
 import type { Db } from '#src/db/client.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
 import { DirectorySyncRepo, type SyncUser } from './directory-sync.repo.js';
-import type { DirectoryClient, DirectoryUser } from './providers/directory-client.js';
+import { type DirectoryClient, DirectoryError, type DirectoryUser } from './providers/directory-client.js';
 import { syncGroups } from './sync-groups.js';
 import { emptySummary, matchesGroup, SYNC_ACTOR, type SyncSettings, type SyncSummary } from './sync-types.js';
 import { type KnownUser, syncUserStatus } from './sync-users.js';
@@ -10,9 +10,12 @@ import { type KnownUser, syncUserStatus } from './sync-users.js';
 const SKIPPED_SHOWN = 50;
 
 /**
- * The accounts the directory knows: those linked to it (`external_identities`), and those whose
- * email matches a directory user, which get linked now, so a later change of address on either
- * side keeps the link. A linked account whose directory user is gone keeps `entry` undefined.
+ * The accounts the directory knows: those linked to one of its users (`external_identities`),
+ * and those whose email matches a directory user, which get linked now, so a later change of
+ * address on either side keeps the link. An account may also carry a sign-in link whose subject
+ * is not a directory id (Microsoft's OpenID `sub` is not the Graph id): a link the directory
+ * does not list never outweighs a match, and an account counts as gone (`entry` undefined) only
+ * when neither its links nor its email are in the directory.
  */
 async function matchUsers(db: Db, settings: SyncSettings, entries: DirectoryUser[], summary: SyncSummary): Promise<KnownUser[]> {
   const repo = new DirectorySyncRepo(db);
@@ -20,14 +23,15 @@ async function matchUsers(db: Db, settings: SyncSettings, entries: DirectoryUser
   const known = new Map<number, KnownUser>();
   const linkedSubjects = new Set<string>();
   for (const { subject, ...user } of await repo.linkedUsers(settings.provider)) {
-    linkedSubjects.add(subject);
-    known.set(user.id, { user, entry: byId.get(subject) });
+    const entry = byId.get(subject);
+    if (entry) linkedSubjects.add(subject);
+    if (!known.get(user.id)?.entry) known.set(user.id, { user, entry });
   }
   const byEmail = new Map<string, DirectoryUser>();
   for (const entry of entries) if (entry.email && !linkedSubjects.has(entry.id)) byEmail.set(entry.email.toLowerCase(), entry);
   for (const user of await repo.usersByEmail([...byEmail.keys()])) {
     const entry = byEmail.get(user.email.toLowerCase());
-    if (!entry || known.has(user.id)) continue;
+    if (!entry || known.get(user.id)?.entry) continue;
     if (await repo.link(user.id, settings.provider, entry.id, entry.email)) summary.identities_linked++;
     known.set(user.id, { user, entry });
   }
@@ -44,6 +48,9 @@ async function matchUsers(db: Db, settings: SyncSettings, entries: DirectoryUser
 export async function runDirectorySync(db: Db, client: DirectoryClient, settings: SyncSettings): Promise<SyncSummary> {
   const summary = emptySummary();
   const entries = await client.listUsers();
+  // An empty listing is a misconfiguration (every directory holds at least its administrator),
+  // not a reason to treat every linked account as gone.
+  if (entries.length === 0) throw new DirectoryError('The directory listed no users; nothing was changed');
   const syncsGroups = settings.target !== 'users';
   const groups = syncsGroups ? (await client.listGroups()).filter((g) => matchesGroup(settings.groupMatch, g.name)) : [];
   summary.directory_users = entries.length;
