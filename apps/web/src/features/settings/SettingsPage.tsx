@@ -4,6 +4,7 @@ import { GatewayNotificationsCard } from '@/features/gateways/GatewayNotificatio
 import { useTranslation } from '@/i18n/use-translation';
 import { ActivityLogStreamingTab } from './ActivityLogStreamingTab';
 import { GlobalSettingsTab } from './GlobalSettingsTab';
+import { LdapSettingsTab } from './LdapSettingsTab';
 import { OpenIdProviderTab } from './OpenIdProviderTab';
 import { DEFAULT_SETTINGS_TAB, SETTINGS_TAB_LABELS, SETTINGS_TABS, type SettingsTab } from './settings-tabs';
 import { SmtpSettingsTab } from './SmtpSettingsTab';
@@ -59,6 +60,8 @@ function SettingsTabPanel({ tab }: { tab: SettingsTab }) {
       return <GatewayNotificationsCard />;
     case 'activity':
       return <ActivityLogStreamingTab />;
+    case 'ldap':
+      return <LdapSettingsTab />;
     case 'openid':
       return <OpenIdProviderTab />;
     default:

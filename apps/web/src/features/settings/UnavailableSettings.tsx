@@ -3,7 +3,6 @@ import { useTranslation } from '@/i18n/use-translation';
 import { SETTINGS_TAB_LABELS, type SettingsTab } from './settings-tabs';
 
 const WHY: Partial<Record<SettingsTab, MessageKey>> = {
-  ldap: 'settings.unavailable.ldap',
   openid: 'settings.unavailable.openid',
 };
 
