@@ -958,8 +958,6 @@ export const en = {
   'settings.tab.notifications': 'Gateway notifications',
   'settings.tab.activity': 'Activity log streaming',
   'settings.unavailable.title': 'Not available in this release.',
-  'settings.unavailable.ldap':
-    'Palisade cannot connect to an LDAP or Active Directory server yet; users and groups are managed in Palisade only.',
   'settings.unavailable.openid':
     'Palisade cannot yet sign users in to the console through an external OpenID Connect provider (another identity service). Letting your own apps sign users in with their Palisade accounts is a different feature: see OpenID apps.',
   'settings.module.wireguardHint':

@@ -926,8 +926,6 @@ export const ko: Catalogue = {
   'settings.tab.notifications': '게이트웨이 알림',
   'settings.tab.activity': '활동 로그 스트리밍',
   'settings.unavailable.title': '이 릴리스에서는 사용할 수 없습니다.',
-  'settings.unavailable.ldap':
-    'Palisade는 아직 LDAP 또는 Active Directory 서버에 연결할 수 없습니다. 사용자와 그룹은 Palisade에서만 관리됩니다.',
   'settings.unavailable.openid':
     'Palisade는 아직 외부 OpenID Connect 제공자(다른 ID 서비스)를 통한 콘솔 로그인을 지원하지 않습니다. 자체 앱이 Palisade 계정으로 사용자를 로그인시키는 것은 다른 기능입니다. OpenID 앱을 참조하세요.',
   'settings.module.wireguardHint': '위치, 개요, 네트워크 장치, 사용자 장치. 끄면 콘솔에서 사라지고 해당 API는 404로 응답합니다.',

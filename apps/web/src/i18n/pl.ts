@@ -1035,8 +1035,6 @@ export const pl: Catalogue = {
   'settings.tab.notifications': 'Powiadomienia bramy',
   'settings.tab.activity': 'Strumieniowanie dziennika aktywności',
   'settings.unavailable.title': 'Niedostępne w tej wersji.',
-  'settings.unavailable.ldap':
-    'Palisade nie łączy się jeszcze z serwerem LDAP ani Active Directory; użytkownikami i grupami zarządza się tylko w Palisade.',
   'settings.unavailable.openid':
     'Palisade nie umożliwia jeszcze logowania do konsoli przez zewnętrznego dostawcę OpenID Connect (inną usługę tożsamości). Logowanie użytkowników kontami Palisade we własnych aplikacjach to inna funkcja: zobacz Aplikacje OpenID.',
   'settings.module.wireguardHint':
