@@ -139,7 +139,10 @@ export const escapeFilter = (value: string) => value.replace(/[\\*()\0]/g, (c) =
 
 async function setDisabled(client: Client, dn: string, disabled: boolean, op: Op): Promise<void> {
   const { searchEntries } = await client.search(dn, { scope: 'base', attributes: ['userAccountControl'] });
-  const current = Number(searchEntries[0]?.userAccountControl ?? 512);
+  const value = searchEntries[0]?.userAccountControl;
+  const first = Array.isArray(value) ? value[0] : value;
+  // A normal account (512) when the entry has no flags yet.
+  const current = first === undefined || first === '' ? 512 : Number(first.toString());
   const next = disabled ? current | ACCOUNTDISABLE : current & ~ACCOUNTDISABLE;
   await op(() => client.modify(dn, [replace('userAccountControl', [String(next)])]));
 }
