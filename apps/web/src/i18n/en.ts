@@ -284,7 +284,8 @@ export const en = {
   'error.ldap.not_enabled': 'LDAP is not enabled. Turn it on in Settings → LDAP first.',
   'error.ldap.sync_running': 'An LDAP sync is already running. Try again when it has finished.',
   'ldapSync.title': 'Sync',
-  'ldapSync.hint': 'On every run the authoritative source wins: wherever LDAP and Palisade differ, its users, attributes, group memberships and disabled state are written to the other side. A user removed there is disabled (or deleted) on the other side; the last active administrator never is.',
+  'ldapSync.hint':
+    'On every run the authoritative source wins: wherever LDAP and Palisade differ, its users, attributes, group memberships and disabled state are written to the other side. A user removed there is disabled (or deleted) on the other side; the last active administrator never is.',
   'ldapSync.preview': 'Preview sync',
   'ldapSync.run': 'Sync now',
   'ldapSync.never': 'No sync has run yet.',
@@ -872,9 +873,11 @@ export const en = {
   'smtp.testSend': 'Send test email',
   'smtp.testSent': 'Test email sent to {{to}}.',
   'ldap.connection.title': 'Connection',
-  'ldap.connection.hint': 'The LDAP or Active Directory server Palisade signs users in against. Users whose account comes from LDAP sign in with their LDAP password; local accounts keep their own.',
+  'ldap.connection.hint':
+    'The LDAP or Active Directory server Palisade signs users in against. Users whose account comes from LDAP sign in with their LDAP password; local accounts keep their own.',
   'ldap.enabled': 'Enable LDAP sign-in',
-  'ldap.enabledHint': 'Accounts linked to an LDAP entry sign in with their LDAP password; a user found in LDAP signs in and gets an account on the first sign-in.',
+  'ldap.enabledHint':
+    'Accounts linked to an LDAP entry sign in with their LDAP password; a user found in LDAP signs in and gets an account on the first sign-in.',
   'ldap.url': 'Server URL',
   'ldap.bindUsername': 'Bind username',
   'ldap.bindPassword': 'Bind password',
@@ -906,7 +909,8 @@ export const en = {
   'ldap.syncGroups': 'Sync groups',
   'ldap.syncGroupsHint': 'When set, only members of these LDAP groups are synced and can sign in with LDAP.',
   'ldap.sync.title': 'Synchronization',
-  'ldap.sync.hint': 'Keeps users, group memberships and disabled accounts the same on both sides. The authoritative source wins every conflict.',
+  'ldap.sync.hint':
+    'Keeps users, group memberships and disabled accounts the same on both sides. The authoritative source wins every conflict.',
   'ldap.syncEnabled': 'Enable synchronization',
   'ldap.authoritativeSource': 'Authoritative source',
   'ldap.authoritative.ldap': 'LDAP',

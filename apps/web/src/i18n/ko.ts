@@ -270,7 +270,8 @@ export const ko: Catalogue = {
   'error.ldap.not_enabled': 'LDAP가 활성화되어 있지 않습니다. 먼저 설정 → LDAP에서 켜세요.',
   'error.ldap.sync_running': 'LDAP 동기화가 이미 실행 중입니다. 끝난 뒤 다시 시도하세요.',
   'ldapSync.title': '동기화',
-  'ldapSync.hint': '동기화할 때마다 권한 있는 원본이 우선합니다. LDAP과 Palisade가 다르면 원본의 사용자, 속성, 그룹 구성원 자격, 비활성화 상태가 다른 쪽에 기록됩니다. 원본에서 제거된 사용자는 다른 쪽에서 비활성화(또는 삭제)되지만, 마지막 활성 관리자는 예외입니다.',
+  'ldapSync.hint':
+    '동기화할 때마다 권한 있는 원본이 우선합니다. LDAP과 Palisade가 다르면 원본의 사용자, 속성, 그룹 구성원 자격, 비활성화 상태가 다른 쪽에 기록됩니다. 원본에서 제거된 사용자는 다른 쪽에서 비활성화(또는 삭제)되지만, 마지막 활성 관리자는 예외입니다.',
   'ldapSync.preview': '동기화 미리 보기',
   'ldapSync.run': '지금 동기화',
   'ldapSync.never': '아직 실행된 동기화가 없습니다.',
@@ -840,7 +841,8 @@ export const ko: Catalogue = {
   'smtp.testSend': '테스트 이메일 보내기',
   'smtp.testSent': '{{to}}(으)로 테스트 이메일을 보냈습니다.',
   'ldap.connection.title': '연결',
-  'ldap.connection.hint': 'Palisade가 사용자 로그인을 확인하는 LDAP 또는 Active Directory 서버입니다. LDAP에서 온 계정은 LDAP 비밀번호로 로그인하고, 로컬 계정은 자체 비밀번호를 그대로 사용합니다.',
+  'ldap.connection.hint':
+    'Palisade가 사용자 로그인을 확인하는 LDAP 또는 Active Directory 서버입니다. LDAP에서 온 계정은 LDAP 비밀번호로 로그인하고, 로컬 계정은 자체 비밀번호를 그대로 사용합니다.',
   'ldap.enabled': 'LDAP 로그인 사용',
   'ldap.enabledHint': 'LDAP 항목에 연결된 계정은 LDAP 비밀번호로 로그인합니다. LDAP에 있는 사용자는 처음 로그인할 때 계정이 만들어집니다.',
   'ldap.url': '서버 URL',

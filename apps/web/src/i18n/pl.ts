@@ -287,7 +287,8 @@ export const pl: Catalogue = {
   'error.ldap.not_enabled': 'LDAP nie jest włączony. Najpierw włącz go w Ustawienia → LDAP.',
   'error.ldap.sync_running': 'Synchronizacja LDAP już trwa. Spróbuj ponownie, gdy się zakończy.',
   'ldapSync.title': 'Synchronizacja',
-  'ldapSync.hint': 'Przy każdej synchronizacji wygrywa źródło nadrzędne: gdy LDAP i Palisade się różnią, jego użytkownicy, atrybuty, członkostwa w grupach i stan wyłączenia są zapisywane po drugiej stronie. Użytkownik usunięty w źródle zostaje po drugiej stronie wyłączony (lub usunięty); nigdy ostatni aktywny administrator.',
+  'ldapSync.hint':
+    'Przy każdej synchronizacji wygrywa źródło nadrzędne: gdy LDAP i Palisade się różnią, jego użytkownicy, atrybuty, członkostwa w grupach i stan wyłączenia są zapisywane po drugiej stronie. Użytkownik usunięty w źródle zostaje po drugiej stronie wyłączony (lub usunięty); nigdy ostatni aktywny administrator.',
   'ldapSync.preview': 'Podgląd synchronizacji',
   'ldapSync.run': 'Synchronizuj teraz',
   'ldapSync.never': 'Synchronizacja nie była jeszcze uruchamiana.',
@@ -949,9 +950,11 @@ export const pl: Catalogue = {
   'smtp.testSend': 'Wyślij wiadomość testową',
   'smtp.testSent': 'Wysłano wiadomość testową do {{to}}.',
   'ldap.connection.title': 'Połączenie',
-  'ldap.connection.hint': 'Serwer LDAP lub Active Directory, względem którego Palisade loguje użytkowników. Użytkownicy, których konta pochodzą z LDAP, logują się hasłem LDAP; konta lokalne zachowują własne hasła.',
+  'ldap.connection.hint':
+    'Serwer LDAP lub Active Directory, względem którego Palisade loguje użytkowników. Użytkownicy, których konta pochodzą z LDAP, logują się hasłem LDAP; konta lokalne zachowują własne hasła.',
   'ldap.enabled': 'Włącz logowanie przez LDAP',
-  'ldap.enabledHint': 'Konta powiązane z wpisem LDAP logują się hasłem LDAP; użytkownik znaleziony w LDAP otrzymuje konto przy pierwszym logowaniu.',
+  'ldap.enabledHint':
+    'Konta powiązane z wpisem LDAP logują się hasłem LDAP; użytkownik znaleziony w LDAP otrzymuje konto przy pierwszym logowaniu.',
   'ldap.url': 'Adres URL serwera',
   'ldap.bindUsername': 'Nazwa użytkownika do powiązania (bind)',
   'ldap.bindPassword': 'Hasło do powiązania (bind)',
@@ -983,7 +986,8 @@ export const pl: Catalogue = {
   'ldap.syncGroups': 'Grupy synchronizacji',
   'ldap.syncGroupsHint': 'Jeśli ustawione, tylko członkowie tych grup LDAP są synchronizowani i mogą logować się przez LDAP.',
   'ldap.sync.title': 'Synchronizacja',
-  'ldap.sync.hint': 'Utrzymuje takich samych użytkowników, członkostwa w grupach i wyłączone konta po obu stronach. Źródło nadrzędne wygrywa każdy konflikt.',
+  'ldap.sync.hint':
+    'Utrzymuje takich samych użytkowników, członkostwa w grupach i wyłączone konta po obu stronach. Źródło nadrzędne wygrywa każdy konflikt.',
   'ldap.syncEnabled': 'Włącz synchronizację',
   'ldap.authoritativeSource': 'Źródło nadrzędne',
   'ldap.authoritative.ldap': 'LDAP',

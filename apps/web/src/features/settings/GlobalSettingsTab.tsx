@@ -28,7 +28,9 @@ type SmtpKey = Extract<keyof Settings, `smtp_${string}` | `ldap_${string}`>;
 type GlobalFormValues = Omit<Settings, 'activity_log_retention_days' | SmtpKey> & { activity_log_retention_days: string };
 
 const formValues = (settings: Settings): GlobalFormValues => {
-  const global = Object.fromEntries(Object.entries(settings).filter(([key]) => !key.startsWith('smtp_') && !key.startsWith('ldap_'))) as Omit<Settings, SmtpKey>;
+  const global = Object.fromEntries(
+    Object.entries(settings).filter(([key]) => !key.startsWith('smtp_') && !key.startsWith('ldap_')),
+  ) as Omit<Settings, SmtpKey>;
   return { ...global, activity_log_retention_days: String(settings.activity_log_retention_days) };
 };
 
