@@ -890,7 +890,8 @@ export const en = {
   'ldap.verifyCert': 'Verify the TLS certificate',
   'ldap.verifyCertHint': 'Refuse servers whose certificate is not signed by a trusted CA (the system CAs and the CA below).',
   'ldap.usesAd': 'The server is Active Directory',
-  'ldap.usesAdHint': 'Use Active Directory conventions (e.g. username attribute sAMAccountName, object classes user and group).',
+  'ldap.usesAdHint':
+    'Disabled accounts are read and written in userAccountControl and passwords in unicodePwd, as Active Directory does. Set the attribute names below to AD’s (e.g. sAMAccountName, user, group).',
   'ldap.caCert': 'CA certificate (PEM)',
   'ldap.caCertHint': 'Trusted for this server besides the system CAs, e.g. your own CA that signed the LDAP server certificate.',
   'ldap.schema.title': 'Users and groups',

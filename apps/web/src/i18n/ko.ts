@@ -857,7 +857,8 @@ export const ko: Catalogue = {
   'ldap.verifyCert': 'TLS 인증서 확인',
   'ldap.verifyCertHint': '신뢰할 수 있는 CA(시스템 CA 및 아래 CA)가 서명하지 않은 인증서의 서버를 거부합니다.',
   'ldap.usesAd': 'Active Directory 서버',
-  'ldap.usesAdHint': 'Active Directory 규칙을 사용합니다(예: 사용자 이름 속성 sAMAccountName, 객체 클래스 user 및 group).',
+  'ldap.usesAdHint':
+    'Active Directory 방식대로 비활성화 상태는 userAccountControl에서, 비밀번호는 unicodePwd로 읽고 씁니다. 아래 속성 이름은 AD의 이름으로 설정하세요(예: sAMAccountName, user, group).',
   'ldap.caCert': 'CA 인증서(PEM)',
   'ldap.caCertHint': '시스템 CA 외에 이 서버에 대해 신뢰하는 CA입니다(예: LDAP 서버 인증서에 서명한 자체 CA).',
   'ldap.schema.title': '사용자 및 그룹',

@@ -967,7 +967,8 @@ export const pl: Catalogue = {
   'ldap.verifyCert': 'Weryfikuj certyfikat TLS',
   'ldap.verifyCertHint': 'Odrzucaj serwery, których certyfikat nie jest podpisany przez zaufany urząd (systemowe CA i CA poniżej).',
   'ldap.usesAd': 'Serwer to Active Directory',
-  'ldap.usesAdHint': 'Używaj konwencji Active Directory (np. atrybut nazwy użytkownika sAMAccountName, klasy obiektów user i group).',
+  'ldap.usesAdHint':
+    'Stan wyłączenia konta jest odczytywany i zapisywany w userAccountControl, a hasła w unicodePwd, jak w Active Directory. Ustaw poniższe nazwy atrybutów na nazwy z AD (np. sAMAccountName, user, group).',
   'ldap.caCert': 'Certyfikat CA (PEM)',
   'ldap.caCertHint': 'Zaufany dla tego serwera oprócz systemowych CA, np. własny urząd, który podpisał certyfikat serwera LDAP.',
   'ldap.schema.title': 'Użytkownicy i grupy',
