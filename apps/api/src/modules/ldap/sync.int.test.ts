@@ -191,6 +191,13 @@ describe('LDAP sync', () => {
     });
   });
 
+  it('answers 400 ldap.connection_rejected with the reason when the server cannot be reached', async () => {
+    await configure({ ldap_url: 'ldap://127.0.0.1:1' });
+    const res = await t.request('POST', '/api/v1/ldap/sync', { cookie: admin, payload: {} });
+    expect(problemOf(res)).toMatchObject({ status: 400, code: 'ldap.connection_rejected' });
+    expect(problemOf(res).body.detail).toMatch(/^LDAP connection rejected: /);
+  });
+
   it('answers 409 while LDAP is off', async () => {
     const res = await t.request('POST', '/api/v1/ldap/sync', { cookie: admin, payload: {} });
     expect(problemOf(res)).toMatchObject({ status: 409, code: 'ldap.not_enabled' });

@@ -14,7 +14,7 @@ export const ldapSyncRoutes: FastifyPluginAsyncZod<{ service: LdapSyncService }>
         tags: ['ldap'],
         summary: 'Run an LDAP sync now (or, with dry_run, list the changes it would make)',
         body: LdapSyncBodySchema,
-        response: { 200: LdapSyncResultSchema, ...problems(400, 401, 403, 409, 502) },
+        response: { 200: LdapSyncResultSchema, ...problems(400, 401, 403, 409) },
       },
     },
     async (request) => {

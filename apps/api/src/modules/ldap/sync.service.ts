@@ -6,10 +6,10 @@ import type { SecretBox } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import type { EventActor } from '#src/modules/events/event-actor.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
+import { bindServiceUser, connectionRejected, ldapFailureReason } from './ldap-client.js';
 import { type LdapConfig, loadLdapConfig } from './ldap-config.js';
 import { applyLdapChanges } from './sync-apply-ldap.js';
 import { type ApplyOutcome, applyPalisadeChanges } from './sync-apply-palisade.js';
-import { connectLdap, type LdapConnector } from './sync-connection.js';
 import { readLdapDirectory } from './sync-ldap-read.js';
 import type { LdapChange, PalisadeChange, SyncChange, SyncConfig } from './sync-model.js';
 import { planSync } from './sync-plan.js';
@@ -65,6 +65,9 @@ export function toSyncConfig(config: LdapConfig): SyncConfig {
  * PostgreSQL session advisory lock held for the run (and a flag within this process, where one
  * embedded database connection would let the same session take the lock twice).
  */
+/** How a run reaches the directory: bound as the configured service user. */
+export type LdapConnector = (config: LdapConfig) => Promise<Client>;
+
 /** Databases with a run going in this process. */
 const runningIn = new WeakSet<DatabaseHandle>();
 
@@ -72,7 +75,7 @@ export class LdapSyncService {
   constructor(
     private readonly database: DatabaseHandle,
     private readonly secrets: SecretBox | undefined,
-    private readonly connect: LdapConnector = connectLdap,
+    private readonly connect: LdapConnector = bindServiceUser,
   ) {}
 
   async run(actor: EventActor, options: { dryRun: boolean }): Promise<SyncRunReport> {
@@ -100,11 +103,7 @@ export class LdapSyncService {
     try {
       client = await this.connect(config);
     } catch (error) {
-      throw new HttpProblem(
-        502,
-        'ldap.connection_rejected',
-        `LDAP connection rejected: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw connectionRejected(ldapFailureReason(error));
     }
     try {
       const directory = await readLdapDirectory(client, config);
