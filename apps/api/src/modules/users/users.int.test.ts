@@ -174,6 +174,19 @@ describe('users', () => {
     });
   });
 
+  it('GET /me lists the groups the user is in, whatever their ids', async () => {
+    // Group ids that differ from the user's id: a subquery that compared the member to the
+    // group's own id would list the wrong groups.
+    for (const name of ['g1', 'g2', 'g3', 'g4', 'g5', 'g6']) {
+      expect((await t.request('POST', '/api/v1/group', { cookie: admin, payload: { name, members: [] } })).statusCode).toBe(201);
+    }
+    expect((await create(userBody('carol'))).statusCode).toBe(201);
+    expect((await t.request('POST', '/api/v1/group/g5', { cookie: admin, payload: { username: 'carol' } })).statusCode).toBeLessThan(300);
+    const me = await t.request('GET', '/api/v1/me', { cookie: await t.login('carol', USER_PASSWORD) });
+    expect(me.statusCode, me.body).toBe(200);
+    expect(me.json()).toMatchObject({ username: 'carol', groups: ['g5'], is_admin: false });
+  });
+
   describe('POST /user/available', () => {
     it('answers whether a username is free, case-insensitively', async () => {
       await t.newUser(admin, 'taken');

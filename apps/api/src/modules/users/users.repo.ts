@@ -146,9 +146,11 @@ export class UsersRepo {
     const [row] = await this.db
       .select({
         ...getTableColumns(users),
+        // `${users}.id`, not `${users.id}`: Drizzle writes a one-table select's columns unqualified,
+        // and inside these subqueries a bare "id" would be the group's.
         groups: sql<string[]>`coalesce((select array_agg(g.name order by g.name) from ${groupMembers} gm
-          join ${groups} g on g.id = gm.group_id where gm.user_id = ${users.id}), '{}')`,
-        isAdmin: sql<boolean>`${adminMembership(users.id)}`,
+          join ${groups} g on g.id = gm.group_id where gm.user_id = ${users}.id), '{}')`,
+        isAdmin: sql<boolean>`${adminMembership(sql`${users}.id`)}`,
       })
       .from(users)
       .where(eq(users.id, id));
