@@ -8,9 +8,12 @@ const PALISADE = `http://127.0.0.1:${E2E_PORT}`;
 /**
  * Sign-in with the company's identity provider (docs/external-openid.md): a second
  * oidc-provider on loopback plays the IdP (it signs the browser in as the account it is told to,
- * without a form), Palisade is configured with it through the API, and the browser goes through
- * the login button, the IdP and the callback view.
+ * without a form); the admin configures Palisade with it in Settings › OpenID, and the browser goes
+ * through the login button, the IdP and the callback view.
  */
+// The sign-in tests use the provider the first test configures: one failure skips the rest.
+test.describe.configure({ mode: 'serial' });
+
 let idp: ExternalIdp;
 let admin: APIRequestContext;
 
@@ -25,18 +28,6 @@ test.beforeAll(async () => {
   admin = await playwrightRequest.newContext({ baseURL: PALISADE });
   expect((await admin.post('/api/v1/auth', { data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD } })).status()).toBe(200);
   await removeProvider();
-  const created = await admin.post('/api/v1/openid/provider', {
-    data: {
-      kind: 'Custom',
-      name: 'Company',
-      client_id: idp.clientId,
-      client_secret: idp.clientSecret,
-      base_url: idp.issuer,
-      display_name: 'Sign in with Company SSO',
-      username_handling: 'prune_email',
-    },
-  });
-  expect(created.status()).toBe(201);
 });
 
 // Other specs sign in with a button named "Sign in": leave no provider (and its button) behind.
@@ -44,6 +35,32 @@ test.afterAll(async () => {
   await removeProvider();
   await admin.dispose();
   await idp?.close();
+});
+
+test('the admin sets up the provider in Settings › OpenID; the login page then offers its button', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Username or email').fill(ADMIN_USERNAME);
+  await page.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).not.toHaveURL(/\/login|\/auth\/redirect/);
+  await navigate(page, 'Settings');
+  await page.getByRole('link', { name: 'OpenID', exact: true }).click();
+  const form = page.getByRole('form', { name: 'OpenID' });
+  await expect(form.getByLabel('Redirect URL')).toHaveValue(`${PALISADE}/auth/callback`);
+  await form.getByLabel('Base URL').fill(idp.issuer);
+  await form.getByLabel('Client ID').fill(idp.clientId);
+  await form.getByLabel(/^Client secret/).fill(idp.clientSecret);
+  await form.getByLabel(/^Button text/).fill('Sign in with Company SSO');
+  await form.getByLabel('Username handling').selectOption('prune_email');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form.getByText('Stored', { exact: true })).toBeVisible();
+  await expect(form.getByRole('button', { name: 'Delete provider' })).toBeVisible();
+
+  const visitor = await page.context().browser()?.newPage();
+  if (!visitor) throw new Error('no browser');
+  await visitor.goto(`${PALISADE}/login`);
+  await expect(visitor.getByRole('button', { name: 'Sign in with Company SSO' })).toBeVisible();
+  await visitor.close();
 });
 
 test('a new user signs in through the login button and the identity provider; the account is created', async ({ page }) => {
@@ -57,22 +74,8 @@ test('a new user signs in through the login button and the identity provider; th
   await expect(page).not.toHaveURL(/\/login|\/auth\/(callback|redirect)/, { timeout: 15_000 });
   const me = await page.request.get('/api/v1/me');
   expect(me.status()).toBe(200);
+  // prune_email: the part of the email address before @.
   expect(await me.json()).toMatchObject({ username: local, email: `${local}@corp.example`, first_name: 'Ext', last_name: 'User' });
-
-  // The admin sees the provider in Settings › OpenID, with the redirect URL to register.
-  const adminPage = await page.context().browser()?.newPage();
-  if (!adminPage) throw new Error('no browser');
-  await adminPage.goto(`${PALISADE}/login`);
-  await adminPage.getByLabel('Username or email').fill(ADMIN_USERNAME);
-  await adminPage.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
-  await adminPage.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(adminPage).not.toHaveURL(/\/login|\/auth\/redirect/);
-  await navigate(adminPage, 'Settings');
-  await adminPage.getByRole('link', { name: 'OpenID', exact: true }).click();
-  const form = adminPage.getByRole('form', { name: 'OpenID' });
-  await expect(form.getByLabel('Redirect URL')).toHaveValue(`${PALISADE}/auth/callback`);
-  await expect(form.getByLabel('Base URL')).toHaveValue(idp.issuer);
-  await adminPage.close();
 });
 
 test('a callback with a state that was never issued shows the error view with a way back to login', async ({ page }) => {
