@@ -12,11 +12,13 @@ const CAROL = { uid: 'carol', password: 'carol-Ldap-1', mail: 'carol@corp.exampl
 describe('LDAP sign-in', () => {
   let t: TestApp;
   let slapd: Slapd;
+  let ad: Slapd;
   let admin: string;
   beforeAll(async () => {
-    [t, slapd] = await Promise.all([
+    [t, slapd, ad] = await Promise.all([
       createTestApp(),
       startSlapd({ users: [ANN, BOB, CAROL], groups: [{ cn: 'vpn', members: ['ann', 'carol'] }] }),
+      startSlapd({ ad: true, users: [{ uid: 'dave', password: 'dave-Ad-1', givenName: 'Dave', sn: 'Domain', mail: 'dave@corp.example' }] }),
     ]);
   });
   beforeEach(async () => {
@@ -25,7 +27,7 @@ describe('LDAP sign-in', () => {
     await enableLdap({});
   });
   afterAll(async () => {
-    await Promise.all([t?.close(), slapd?.stop()]);
+    await Promise.all([t?.close(), slapd?.stop(), ad?.stop()]);
   });
 
   async function enableLdap(values: Record<string, unknown>) {
@@ -117,5 +119,25 @@ describe('LDAP sign-in', () => {
     expect(res.json().detail).toMatch(/LDAP server cannot be reached/);
     expect((await signIn('carol', CAROL.password)).json().code).toBe('ldap.unavailable');
     expect((await signIn('admin', ADMIN_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('works with Active Directory attribute names (sAMAccountName, object class user, RDN cn)', async () => {
+    await enableLdap({
+      ldap_url: ad.url,
+      ldap_bind_username: ad.rootDn,
+      ldap_bind_password: ad.rootPassword,
+      ldap_user_search_base: ad.peopleBase,
+      ldap_group_search_base: ad.groupsBase,
+      ldap_uses_ad: true,
+      ldap_username_attr: 'sAMAccountName',
+      ldap_user_obj_class: 'user',
+      ldap_user_rdn_attr: 'cn',
+      ldap_group_obj_class: 'group',
+    });
+    expect((await signIn('dave', 'wrong-Password-1')).statusCode).toBe(401);
+    const res = await signIn('dave', 'dave-Ad-1');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().user).toMatchObject({ username: 'dave', first_name: 'Dave', last_name: 'Domain' });
+    expect(await userRow('dave')).toMatchObject({ ldapDn: 'cn=dave,ou=people,dc=example,dc=com', ldapRdn: 'dave' });
   });
 });
