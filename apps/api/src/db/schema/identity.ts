@@ -142,6 +142,14 @@ export const settings = pgTable('settings', {
   ldapRemovedUserBehavior: text('ldap_removed_user_behavior', { enum: ['disable', 'delete'] })
     .notNull()
     .default('disable'),
+  /** Enrollment (docs/enrollment.md): Markdown welcome message and welcome email, VPN step, token lifetime. */
+  enrollmentWelcomeMessage: text('enrollment_welcome_message').notNull().default(''),
+  enrollmentWelcomeEmailSubject: text('enrollment_welcome_email_subject').notNull().default(''),
+  enrollmentWelcomeEmail: text('enrollment_welcome_email').notNull().default(''),
+  enrollmentUseWelcomeMessageAsEmail: boolean('enrollment_use_welcome_message_as_email').notNull().default(true),
+  enrollmentVpnStepOptional: boolean('enrollment_vpn_step_optional').notNull().default(true),
+  /** Hours an enrollment or desktop-activation token stays valid (1..720). */
+  enrollmentTokenLifetimeHours: integer('enrollment_token_lifetime_hours').notNull().default(24),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -13,3 +13,4 @@ export * from './auth-keys.js';
 export * from './api-tokens.js';
 export * from './workers.js';
 export * from './external-idp.js';
+export * from './enrollment.js';
