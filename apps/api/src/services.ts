@@ -6,6 +6,7 @@ import { DevicesService } from '#src/modules/devices/devices.service.js';
 import { NetworkDevicesService } from '#src/modules/devices/network-devices.service.js';
 import { GatewaysService, type GrpcUrlOptions } from '#src/modules/gateways/gateways.service.js';
 import { GroupsService } from '#src/modules/groups/groups.service.js';
+import { ldapPasswords } from '#src/modules/ldap/sync-password.js';
 import { LdapSignIn } from '#src/modules/ldap/ldap-sign-in.js';
 import { MailService, type MailServiceOptions } from '#src/modules/mail/mail.service.js';
 import { NetworksService } from '#src/modules/networks/networks.service.js';
@@ -41,7 +42,7 @@ export function createServices(db: Db, options: ServiceOptions): Services {
   const settings = new SettingsService(db, Date.now, options.secrets);
   return {
     auth: new AuthService(db, options.sessionTtlMs, new LdapSignIn(db, options.secrets)),
-    users: new UsersService(db),
+    users: new UsersService(db, ldapPasswords(db, options.secrets)),
     groups: new GroupsService(db),
     settings,
     networks: new NetworksService(db, options.secrets),

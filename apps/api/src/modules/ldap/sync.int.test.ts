@@ -164,6 +164,43 @@ describe('LDAP sync', () => {
     });
   });
 
+  describe('passwords of linked users', () => {
+    const canBind = async (dn: string, password: string) => {
+      const client = new Client({ url: slapd.url, timeout: 10_000, connectTimeout: 10_000 });
+      try {
+        await client.bind(dn, password);
+        return true;
+      } catch {
+        return false;
+      } finally {
+        await client.unbind().catch(() => undefined);
+      }
+    };
+
+    it('a password changed in Palisade is written to the entry: a bind with the new one succeeds', async () => {
+      await configure();
+      await sync();
+      const ann = await t.login('ann', 'ann-Pass-1');
+      const wrong = await t.request('PUT', '/api/v1/user/change_password', {
+        cookie: ann,
+        payload: { old_password: 'not-it-1A!', new_password: 'Fresh-Pass-word-2!' },
+      });
+      expect(problemOf(wrong)).toMatchObject({ status: 400, code: 'auth.invalid_password' });
+      const changed = await t.request('PUT', '/api/v1/user/change_password', {
+        cookie: ann,
+        payload: { old_password: 'ann-Pass-1', new_password: 'Fresh-Pass-word-2!' },
+      });
+      expect(changed.statusCode, changed.body).toBe(204);
+      expect(await canBind(`uid=ann,${PEOPLE}`, 'Fresh-Pass-word-2!')).toBe(true);
+      expect(await canBind(`uid=ann,${PEOPLE}`, 'ann-Pass-1')).toBe(false);
+      await t.login('ann', 'Fresh-Pass-word-2!');
+
+      const set = await t.request('PUT', '/api/v1/user/bob/password', { cookie: admin, payload: { new_password: 'Admin-Set-pass-3!' } });
+      expect(set.statusCode, set.body).toBe(204);
+      expect(await canBind(`uid=bob,${PEOPLE}`, 'Admin-Set-pass-3!')).toBe(true);
+    });
+  });
+
   describe('Palisade authoritative', () => {
     it('creates, updates and renames entries and group memberships in LDAP', async () => {
       await configure({ ldap_authoritative_source: 'palisade', ldap_sync_groups: ['vpn'] });

@@ -12,6 +12,7 @@ import { isUniqueViolation } from '#src/lib/db-errors.js';
 import { hashPassword, verifyPassword } from '#src/lib/password.js';
 import { HttpProblem, forbidden } from '#src/lib/problem.js';
 import { SessionsRepo } from '#src/modules/auth/sessions.repo.js';
+import type { LdapPasswords } from '#src/modules/ldap/sync-password.js';
 import { userActor } from '#src/modules/events/event-actor.js';
 import { type DomainEvent, recordEvent, withEvents } from '#src/modules/events/record-event.js';
 import { membershipEvents } from '#src/modules/groups/groups.events.js';
@@ -68,7 +69,11 @@ const sameSet = (a: string[], b: string[]) => {
 export class UsersService {
   readonly #repo: UsersRepo;
 
-  constructor(private readonly db: Db) {
+  /** `ldapPasswords`: where the passwords of LDAP-linked accounts are checked and changed (modules/ldap). */
+  constructor(
+    private readonly db: Db,
+    private readonly ldapPasswords?: LdapPasswords,
+  ) {
     this.#repo = new UsersRepo(db);
   }
 
@@ -228,7 +233,10 @@ export class UsersService {
   /** An admin sets another user's password; the user's sessions end. */
   async setPassword(actor: Actor, username: string, newPassword: string): Promise<void> {
     const target = await this.require(username);
-    const passwordHash = await hashPassword(newPassword);
+    const ldapDn = await this.ldapPasswords?.linkedDn(target);
+    if (ldapDn) await this.ldapPasswords?.write(ldapDn, newPassword);
+    // A linked account's password lives in LDAP only.
+    const passwordHash = ldapDn ? null : await hashPassword(newPassword);
     await withEvents(this.db, async (tx) => {
       await new UsersRepo(tx).update(target.id, { passwordHash });
       const ended = await new SessionsRepo(tx).deleteForUser(target.id);
@@ -246,12 +254,15 @@ export class UsersService {
   /** A user changes their own password; other sessions of theirs end, this one stays. */
   async changeOwnPassword(actor: Actor, oldPassword: string, newPassword: string): Promise<void> {
     const me = await this.#repo.findById(actor.userId);
-    if (!me || !(await verifyPassword(me.passwordHash, oldPassword))) {
+    const ldapDn = me ? await this.ldapPasswords?.linkedDn(me) : undefined;
+    const isValid = ldapDn ? await this.ldapPasswords?.verify(ldapDn, oldPassword) : await verifyPassword(me?.passwordHash, oldPassword);
+    if (!me || !isValid) {
       throw new HttpProblem(400, 'auth.invalid_password', 'The current password is not correct.', [
         { path: 'old_password', code: 'invalid', message: 'Invalid value' },
       ]);
     }
-    const passwordHash = await hashPassword(newPassword);
+    if (ldapDn) await this.ldapPasswords?.write(ldapDn, newPassword);
+    const passwordHash = ldapDn ? null : await hashPassword(newPassword);
     await withEvents(this.db, async (tx) => {
       await new UsersRepo(tx).update(me.id, { passwordHash });
       const ended = await new SessionsRepo(tx).deleteForUser(me.id, actor.sessionId);
