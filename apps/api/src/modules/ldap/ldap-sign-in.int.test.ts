@@ -87,6 +87,7 @@ describe('LDAP sign-in', () => {
   it('creates nobody for a wrong password, an unknown name, or with LDAP sign-in off', async () => {
     expect((await signIn('ann', 'wrong-Password-1')).statusCode).toBe(401);
     expect((await signIn('nobody', 'whatever-Pass-1')).statusCode).toBe(401);
+    expect((await signIn('nobody@corp.example', 'whatever-Pass-1')).json().code).toBe('auth.invalid_credentials');
     expect(await userRow('ann')).toBeUndefined();
     await enableLdap({ ldap_enabled: false });
     expect((await signIn('ann', ANN.password)).statusCode).toBe(401);

@@ -47,7 +47,8 @@ export class LdapSignIn {
     const config = await loadLdapConfig(this.db, this.secrets);
     if (!config.enabled || config.url === '') return { handled: false };
     if (user?.ldapDn) return { handled: true, user: (await this.#bindAs(config, user.ldapDn, password)) ? user : undefined };
-    if (!usernameSchema.safeParse(login).success) return { handled: true, user: undefined, reason: 'invalid_username' };
+    // Not a valid Palisade username (an unknown email address, say): no entry can become an account.
+    if (!usernameSchema.safeParse(login).success) return { handled: true, user: undefined };
     const entry = await this.#findEntry(config, login);
     if (!entry) return { handled: true, user: undefined };
     if (!(await this.#bindAs(config, entry.dn, password))) return { handled: true, user: undefined };
