@@ -22,6 +22,7 @@ const CONFIGURED: Settings = {
 function renderTab(settings: Settings, testAnswer: () => Response = () => jsonResponse(200, { success: true })) {
   setFetchHandler(async (request) => {
     const url = new URL(request.url);
+    if (url.pathname === '/api/v1/activity_log') return jsonResponse(200, { items: [], page: 1, per_page: 1, total: 0 });
     if (request.method === 'PATCH') {
       const body = (await request.json()) as Record<string, unknown>;
       patches.push(body);

@@ -26,6 +26,7 @@ import { useZodForm } from '@/lib/use-zod-form';
 import { SettingsFormActions, useSettingsLeaveGuard } from './SettingsFormActions';
 import { settingsQueryOptions } from './settings.queries';
 import { useUpdateSmtpSettings as useUpdateSettings } from './smtp.mutations';
+import { LdapSyncCard } from './LdapSyncCard';
 
 const LdapBodySchema = UpdateSettingsBodySchema.pick({
   ldap_enabled: true,
@@ -301,6 +302,7 @@ function LdapSettingsForm({ settings, update }: { settings: Settings; update: Re
         />
       </form>
       <LdapTestCard isDirty={isDirty} />
+      <LdapSyncCard />
     </>
   );
 }
