@@ -934,6 +934,12 @@ export interface paths {
                         ldap_sync_groups?: string[];
                         /** @enum {string} */
                         ldap_removed_user_behavior?: "disable" | "delete";
+                        enrollment_welcome_message?: string;
+                        enrollment_welcome_email_subject?: string;
+                        enrollment_welcome_email?: string;
+                        enrollment_use_welcome_message_as_email?: boolean;
+                        enrollment_vpn_step_optional?: boolean;
+                        enrollment_token_lifetime_hours?: number;
                     };
                 };
             };
@@ -1032,6 +1038,12 @@ export interface paths {
                         ldap_sync_groups?: string[];
                         /** @enum {string} */
                         ldap_removed_user_behavior?: "disable" | "delete";
+                        enrollment_welcome_message?: string;
+                        enrollment_welcome_email_subject?: string;
+                        enrollment_welcome_email?: string;
+                        enrollment_use_welcome_message_as_email?: boolean;
+                        enrollment_vpn_step_optional?: boolean;
+                        enrollment_token_lifetime_hours?: number;
                     };
                 };
             };
@@ -11489,6 +11501,47 @@ export interface components {
                 name?: string;
             }[];
         };
+        EnrollmentStartedInput: {
+            token?: string;
+            url?: string;
+            email?: string;
+            expires_at: string;
+        };
+        DesktopActivationInput: {
+            token: string;
+            url: string;
+            expires_at: string;
+        };
+        PasswordResetSentInput: {
+            email: string;
+            expires_at: string;
+        };
+        EnrollmentSessionInput: {
+            user: {
+                username: string;
+                first_name: string;
+                last_name: string;
+                email: string;
+            };
+            welcome_message: string;
+            vpn_step_optional: boolean;
+            password_set: boolean;
+            devices_added: number;
+            locations: {
+                id: number;
+                name: string;
+            }[];
+            expires_at: string;
+        };
+        EnrollmentFinishedInput: {
+            username: string;
+            welcome_email_sent: boolean;
+        };
+        PasswordResetInfoInput: {
+            username: string;
+            first_name: string;
+            expires_at: string;
+        };
         SettingsInput: {
             instance_name: string;
             main_logo_url: string;
@@ -11531,6 +11584,12 @@ export interface components {
             ldap_sync_groups: string[];
             /** @enum {string} */
             ldap_removed_user_behavior: "disable" | "delete";
+            enrollment_welcome_message: string;
+            enrollment_welcome_email_subject: string;
+            enrollment_welcome_email: string;
+            enrollment_use_welcome_message_as_email: boolean;
+            enrollment_vpn_step_optional: boolean;
+            enrollment_token_lifetime_hours: number;
         };
         SettingsEssentialsInput: {
             instance_name: string;
@@ -12238,6 +12297,47 @@ export interface components {
                 name?: string;
             }[];
         };
+        EnrollmentStarted: {
+            token?: string;
+            url?: string;
+            email?: string;
+            expires_at: string;
+        };
+        DesktopActivation: {
+            token: string;
+            url: string;
+            expires_at: string;
+        };
+        PasswordResetSent: {
+            email: string;
+            expires_at: string;
+        };
+        EnrollmentSession: {
+            user: {
+                username: string;
+                first_name: string;
+                last_name: string;
+                email: string;
+            };
+            welcome_message: string;
+            vpn_step_optional: boolean;
+            password_set: boolean;
+            devices_added: number;
+            locations: {
+                id: number;
+                name: string;
+            }[];
+            expires_at: string;
+        };
+        EnrollmentFinished: {
+            username: string;
+            welcome_email_sent: boolean;
+        };
+        PasswordResetInfo: {
+            username: string;
+            first_name: string;
+            expires_at: string;
+        };
         Settings: {
             instance_name: string;
             main_logo_url: string;
@@ -12280,6 +12380,12 @@ export interface components {
             ldap_sync_groups: string[];
             /** @enum {string} */
             ldap_removed_user_behavior: "disable" | "delete";
+            enrollment_welcome_message: string;
+            enrollment_welcome_email_subject: string;
+            enrollment_welcome_email: string;
+            enrollment_use_welcome_message_as_email: boolean;
+            enrollment_vpn_step_optional: boolean;
+            enrollment_token_lifetime_hours: number;
         };
         SettingsEssentials: {
             instance_name: string;

@@ -102,6 +102,11 @@ export const ERROR_CODES = [
   'external_provider.exists',
   'external_login.failed',
   'external_login.no_account',
+  'enrollment.user_has_password',
+  'enrollment.token_invalid',
+  'enrollment.password_required',
+  'enrollment.device_required',
+  'password_reset.token_invalid',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -28,3 +28,4 @@ export * from './api-tokens.js';
 export * from './workers.js';
 export * from './external-idp.js';
 export * from './directory-sync.js';
+export * from './enrollment.js';

@@ -1,5 +1,6 @@
 import { parseCidr } from '@palisade/wireguard';
 import { z } from 'zod';
+import { DEFAULT_ENROLLMENT_SETTINGS, enrollmentSettingsFields, enrollmentSettingsView } from './enrollment.js';
 import { DEFAULT_LDAP_SETTINGS, ldapSettingsFields, ldapSettingsView } from './ldap.js';
 import { LIMITS, requiredString } from './validation.js';
 
@@ -73,6 +74,8 @@ export const SettingsSchema = z
     smtp_sender: z.string(),
     /** LDAP / Active Directory (docs/ldap.md). */
     ...ldapSettingsView,
+    /** Enrollment (docs/enrollment.md). */
+    ...enrollmentSettingsView,
   })
   .meta({ id: 'Settings' });
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -105,6 +108,7 @@ export const UpdateSettingsBodySchema = z.strictObject({
     .optional(),
   ...smtpFields,
   ...ldapSettingsFields,
+  ...enrollmentSettingsFields,
 });
 export type UpdateSettingsBody = z.infer<typeof UpdateSettingsBodySchema>;
 export const PatchSettingsBodySchema = UpdateSettingsBodySchema.partial();
@@ -139,6 +143,7 @@ export const DEFAULT_SETTINGS: Settings = {
   smtp_password_set: false,
   smtp_sender: '',
   ...DEFAULT_LDAP_SETTINGS,
+  ...DEFAULT_ENROLLMENT_SETTINGS,
 };
 
 /** POST /mail/test: sends a test mail now to `to`. */

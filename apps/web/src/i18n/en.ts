@@ -330,6 +330,11 @@ export const en = {
   'error.external_provider.exists': 'An external OpenID provider is already configured.',
   'error.external_login.failed': 'The sign-in with the identity provider failed.',
   'error.external_login.no_account': 'There is no Palisade account for this identity.',
+  'error.enrollment.user_has_password': 'This user already has a password. Confirm re-enrollment to start enrollment anyway.',
+  'error.enrollment.token_invalid': 'This link is invalid, has expired or was already used. Ask your administrator for a new one.',
+  'error.enrollment.password_required': 'Set your password before finishing enrollment.',
+  'error.enrollment.device_required': 'Add a VPN device before finishing enrollment.',
+  'error.password_reset.token_invalid': 'This password reset link is invalid, has expired or was already used. Request a new one.',
 
   'field.required': 'Field required',
   'field.invalid': 'Invalid value',

@@ -316,6 +316,11 @@ export const ko: Catalogue = {
   'error.external_provider.exists': '외부 OpenID 공급자가 이미 설정되어 있습니다.',
   'error.external_login.failed': 'ID 공급자를 통한 로그인에 실패했습니다.',
   'error.external_login.no_account': '이 ID에 해당하는 Palisade 계정이 없습니다.',
+  'error.enrollment.user_has_password': '이 사용자에게는 이미 비밀번호가 있습니다. 그래도 등록을 시작하려면 재등록을 확인하세요.',
+  'error.enrollment.token_invalid': '이 링크는 유효하지 않거나 만료되었거나 이미 사용되었습니다. 관리자에게 새 링크를 요청하세요.',
+  'error.enrollment.password_required': '등록을 마치기 전에 비밀번호를 설정하세요.',
+  'error.enrollment.device_required': '등록을 마치기 전에 VPN 장치를 추가하세요.',
+  'error.password_reset.token_invalid': '이 비밀번호 재설정 링크는 유효하지 않거나 만료되었거나 이미 사용되었습니다. 새 링크를 요청하세요.',
 
   'field.required': '필수 항목입니다',
   'field.invalid': '잘못된 값입니다',

@@ -334,6 +334,11 @@ export const pl: Catalogue = {
   'error.external_provider.exists': 'Zewnętrzny dostawca OpenID jest już skonfigurowany.',
   'error.external_login.failed': 'Logowanie przez dostawcę tożsamości nie powiodło się.',
   'error.external_login.no_account': 'Nie ma konta Palisade dla tej tożsamości.',
+  'error.enrollment.user_has_password': 'Ten użytkownik ma już hasło. Potwierdź ponowną rejestrację, aby mimo to ją rozpocząć.',
+  'error.enrollment.token_invalid': 'Ten link jest nieprawidłowy, wygasł lub został już użyty. Poproś administratora o nowy.',
+  'error.enrollment.password_required': 'Ustaw hasło przed zakończeniem rejestracji.',
+  'error.enrollment.device_required': 'Dodaj urządzenie VPN przed zakończeniem rejestracji.',
+  'error.password_reset.token_invalid': 'Ten link do resetowania hasła jest nieprawidłowy, wygasł lub został już użyty. Poproś o nowy.',
 
   'field.required': 'Pole wymagane',
   'field.invalid': 'Nieprawidłowa wartość',

@@ -3,6 +3,7 @@ import type { Db } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
 import { fieldProblem } from '#src/lib/problem.js';
 import { type SignedInActor, userActor } from '#src/modules/events/event-actor.js';
+import { enrollmentValues, toEnrollmentSettings } from '#src/modules/enrollment/enrollment-settings.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
 import { SettingsRepo, type SettingsRow } from './settings.repo.js';
 
@@ -68,6 +69,7 @@ export const toSettings = (row: SettingsRow): Settings => ({
   ldap_user_rdn_attr: row.ldapUserRdnAttr,
   ldap_sync_groups: row.ldapSyncGroups,
   ldap_removed_user_behavior: row.ldapRemovedUserBehavior,
+  ...toEnrollmentSettings(row),
 });
 
 /** The settings columns a write of the LDAP fields sets (the bind password sealed by `seal`). */
@@ -186,6 +188,7 @@ export class SettingsService {
         ...(body.smtp_password !== undefined && { smtpPassword: this.#seal(body.smtp_password) }),
         ...(body.smtp_sender !== undefined && { smtpSender: body.smtp_sender }),
         ...ldapValues(body, (secret) => this.#seal(secret)),
+        ...enrollmentValues(body),
       },
       [...(body.smtp_password ? ['smtp_password'] : []), ...(body.ldap_bind_password ? ['ldap_bind_password'] : [])],
       checkLdap,
