@@ -2,7 +2,7 @@ import { ROUTE_ACCESS, type RouteRule } from '@palisade/contracts';
 import { generateKeyPair } from '@palisade/wireguard';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gateways, groupMembers, groups, oauthClients, sessions, settings, yubikeys } from '#src/db/schema/index.js';
+import { cliTokens, gateways, groupMembers, groups, oauthClients, sessions, settings, yubikeys } from '#src/db/schema/index.js';
 import { randomToken, sha256 } from '#src/lib/crypto.js';
 import { freshSshPublicKey } from '#src/modules/auth-keys/auth-key-fixtures.test-support.js';
 import { SoftAuthenticator } from '#src/modules/mfa/webauthn/soft-authenticator.js';
@@ -350,6 +350,23 @@ const FIXTURES: Record<string, Fixture> = {
   'POST /api/v1/device/network/start_cli/:id': async (w) => {
     const device = await w.newNetworkDevice();
     return { url: `/api/v1/device/network/start_cli/${device.id}`, object: { type: 'network_device', id: device.id } };
+  },
+  // The token carries the authority of who issued it: the event names them (a user here, inserted directly).
+  'POST /api/v1/enrollment/client/network_device': async (w, caller) => {
+    const location = await w.newLocation();
+    const token = randomToken(24);
+    await w.db.insert(cliTokens).values({
+      tokenHash: sha256(token),
+      spec: { name: `cli-redeem${w.n}`, location_id: location.id },
+      createdBy: caller.username,
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
+    return {
+      url: '/api/v1/enrollment/client/network_device',
+      anonymous: true,
+      payload: { token, wireguard_pubkey: newKey() },
+      object: { type: 'network_device' },
+    };
   },
   'DELETE /api/v1/device/network/pending/:id': async (w) => {
     const location = await w.newLocation();

@@ -4483,6 +4483,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/enrollment/client/network_device": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Redeem a CLI enrollment token with the machine’s WireGuard public key (the `palisade enroll` command) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                        wireguard_pubkey: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RedeemedCliToken"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/network/gateways": {
         parameters: {
             query?: never;
@@ -11265,6 +11335,24 @@ export interface components {
             is_expired: boolean;
         };
         PendingNetworkDeviceListInput: components["schemas"]["PendingNetworkDeviceInput"][];
+        ClientTunnelInput: {
+            location_id: number;
+            location_name: string;
+            addresses: string[];
+            dns: string[];
+            public_key: string;
+            endpoint: string;
+            allowed_ips: string[];
+            persistent_keepalive: number;
+            config: string;
+        };
+        RedeemedCliTokenInput: {
+            device: {
+                id: number;
+                name: string;
+            };
+            tunnel: components["schemas"]["ClientTunnelInput"];
+        };
         RecoveryCodesInput: {
             codes: string[];
         };
@@ -12061,6 +12149,24 @@ export interface components {
             is_expired: boolean;
         };
         PendingNetworkDeviceList: components["schemas"]["PendingNetworkDevice"][];
+        ClientTunnel: {
+            location_id: number;
+            location_name: string;
+            addresses: string[];
+            dns: string[];
+            public_key: string;
+            endpoint: string;
+            allowed_ips: string[];
+            persistent_keepalive: number;
+            config: string;
+        };
+        RedeemedCliToken: {
+            device: {
+                id: number;
+                name: string;
+            };
+            tunnel: components["schemas"]["ClientTunnel"];
+        };
         RecoveryCodes: {
             codes: string[];
         };

@@ -66,6 +66,8 @@ export const ERROR_CODES = [
   'token.generation_failed',
   'gateway.not_found',
   'token.invalid',
+  'client_token.invalid',
+  'client_token.too_many_attempts',
   'module.disabled',
   'webhook.not_found',
   'webhook.delivery_not_found',

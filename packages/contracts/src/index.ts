@@ -4,6 +4,7 @@ export * from './acl-check.js';
 export * from './auth.js';
 export * from './common.js';
 export * from './devices.js';
+export * from './enrollment-client.js';
 export * from './vpn-sessions.js';
 export * from './enterprise.js';
 export * from './errors.js';
