@@ -17,6 +17,7 @@ import { Route as AuthedAdminRouteImport } from './routes/_authed/_admin'
 import { Route as AuthCallbackRouteImport } from './routes/auth.callback'
 import { Route as AuthRedirectRouteImport } from './routes/auth.redirect'
 import { Route as AuthedAdminConnectedUsersRouteImport } from './routes/_authed/_admin/connected-users'
+import { Route as AuthedAdminEnrollmentSettingsRouteImport } from './routes/_authed/_admin/enrollment-settings'
 import { Route as AuthedAdminGroupsRouteImport } from './routes/_authed/_admin/groups'
 import { Route as AuthedAdminNetworkDevicesRouteImport } from './routes/_authed/_admin/network-devices'
 import { Route as AuthedAdminProvisionersRouteImport } from './routes/_authed/_admin/provisioners'
@@ -78,6 +79,12 @@ const AuthedAdminConnectedUsersRoute =
   AuthedAdminConnectedUsersRouteImport.update({
     id: '/connected-users',
     path: '/connected-users',
+    getParentRoute: () => AuthedAdminRoute,
+  } as any)
+const AuthedAdminEnrollmentSettingsRoute =
+  AuthedAdminEnrollmentSettingsRouteImport.update({
+    id: '/enrollment-settings',
+    path: '/enrollment-settings',
     getParentRoute: () => AuthedAdminRoute,
   } as any)
 const AuthedAdminGroupsRoute = AuthedAdminGroupsRouteImport.update({
@@ -212,6 +219,7 @@ export interface FileRoutesByFullPath {
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/redirect': typeof AuthRedirectRoute
   '/connected-users': typeof AuthedAdminConnectedUsersRoute
+  '/enrollment-settings': typeof AuthedAdminEnrollmentSettingsRoute
   '/groups': typeof AuthedAdminGroupsRoute
   '/network-devices': typeof AuthedAdminNetworkDevicesRoute
   '/provisioners': typeof AuthedAdminProvisionersRoute
@@ -243,6 +251,7 @@ export interface FileRoutesByTo {
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/redirect': typeof AuthRedirectRoute
   '/connected-users': typeof AuthedAdminConnectedUsersRoute
+  '/enrollment-settings': typeof AuthedAdminEnrollmentSettingsRoute
   '/groups': typeof AuthedAdminGroupsRoute
   '/network-devices': typeof AuthedAdminNetworkDevicesRoute
   '/provisioners': typeof AuthedAdminProvisionersRoute
@@ -277,6 +286,7 @@ export interface FileRoutesById {
   '/auth/redirect': typeof AuthRedirectRoute
   '/_authed/': typeof AuthedIndexRoute
   '/_authed/_admin/connected-users': typeof AuthedAdminConnectedUsersRoute
+  '/_authed/_admin/enrollment-settings': typeof AuthedAdminEnrollmentSettingsRoute
   '/_authed/_admin/groups': typeof AuthedAdminGroupsRoute
   '/_authed/_admin/network-devices': typeof AuthedAdminNetworkDevicesRoute
   '/_authed/_admin/provisioners': typeof AuthedAdminProvisionersRoute
@@ -310,6 +320,7 @@ export interface FileRouteTypes {
     | '/auth/callback'
     | '/auth/redirect'
     | '/connected-users'
+    | '/enrollment-settings'
     | '/groups'
     | '/network-devices'
     | '/provisioners'
@@ -341,6 +352,7 @@ export interface FileRouteTypes {
     | '/auth/callback'
     | '/auth/redirect'
     | '/connected-users'
+    | '/enrollment-settings'
     | '/groups'
     | '/network-devices'
     | '/provisioners'
@@ -374,6 +386,7 @@ export interface FileRouteTypes {
     | '/auth/redirect'
     | '/_authed/'
     | '/_authed/_admin/connected-users'
+    | '/_authed/_admin/enrollment-settings'
     | '/_authed/_admin/groups'
     | '/_authed/_admin/network-devices'
     | '/_authed/_admin/provisioners'
@@ -463,6 +476,13 @@ declare module '@tanstack/react-router' {
       path: '/connected-users'
       fullPath: '/connected-users'
       preLoaderRoute: typeof AuthedAdminConnectedUsersRouteImport
+      parentRoute: typeof AuthedAdminRoute
+    }
+    '/_authed/_admin/enrollment-settings': {
+      id: '/_authed/_admin/enrollment-settings'
+      path: '/enrollment-settings'
+      fullPath: '/enrollment-settings'
+      preLoaderRoute: typeof AuthedAdminEnrollmentSettingsRouteImport
       parentRoute: typeof AuthedAdminRoute
     }
     '/_authed/_admin/groups': {
@@ -631,6 +651,7 @@ declare module '@tanstack/react-router' {
 
 interface AuthedAdminRouteChildren {
   AuthedAdminConnectedUsersRoute: typeof AuthedAdminConnectedUsersRoute
+  AuthedAdminEnrollmentSettingsRoute: typeof AuthedAdminEnrollmentSettingsRoute
   AuthedAdminGroupsRoute: typeof AuthedAdminGroupsRoute
   AuthedAdminNetworkDevicesRoute: typeof AuthedAdminNetworkDevicesRoute
   AuthedAdminProvisionersRoute: typeof AuthedAdminProvisionersRoute
@@ -654,6 +675,7 @@ interface AuthedAdminRouteChildren {
 
 const AuthedAdminRouteChildren: AuthedAdminRouteChildren = {
   AuthedAdminConnectedUsersRoute: AuthedAdminConnectedUsersRoute,
+  AuthedAdminEnrollmentSettingsRoute: AuthedAdminEnrollmentSettingsRoute,
   AuthedAdminGroupsRoute: AuthedAdminGroupsRoute,
   AuthedAdminNetworkDevicesRoute: AuthedAdminNetworkDevicesRoute,
   AuthedAdminProvisionersRoute: AuthedAdminProvisionersRoute,

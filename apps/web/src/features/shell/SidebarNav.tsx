@@ -25,6 +25,7 @@ const ADMIN_ITEMS: readonly NavItem[] = [
   { to: '/webhooks', label: 'nav.webhooks', icon: 'webhooks', module: 'webhooks' },
   { to: '/provisioners', label: 'nav.provisioners', icon: 'provisioners', module: 'worker' },
   { to: '/openid-apps', label: 'nav.openidApps', icon: 'key', module: 'openid' },
+  { to: '/enrollment-settings', label: 'nav.enrollment', icon: 'enrollment' },
   { to: '/settings', label: 'nav.settings', icon: 'settings' },
 ];
 
