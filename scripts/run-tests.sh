@@ -47,7 +47,7 @@ pnpm --filter @palisade/proto lint
 pnpm --filter @palisade/proto check
 
 say "Unit, integration and gateway system tests (vitest; real PostgreSQL, wireguard-go)"
-for pkg in contracts wireguard api web gateway provisioner; do
+for pkg in contracts wireguard api web gateway provisioner cli; do
   dir=packages/$pkg; [ -d "$dir" ] || dir=apps/$pkg
   (cd "$dir" && pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS/vitest-$pkg.json")
 done
