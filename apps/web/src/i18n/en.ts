@@ -967,13 +967,8 @@ export const en = {
   'settings.tab.enterprise': 'Enterprise features',
   'settings.tab.notifications': 'Gateway notifications',
   'settings.tab.activity': 'Activity log streaming',
-  'settings.unavailable.title': 'Not available in this release.',
-  'settings.unavailable.openid':
-    'Palisade cannot yet sign users in to the console through an external OpenID Connect provider (another identity service). Letting your own apps sign users in with their Palisade accounts is a different feature: see OpenID apps.',
   'settings.module.wireguardHint':
     'Locations, overview, network devices and user devices. When off, they disappear from the console and their API answers 404.',
-  'settings.moduleUnavailable':
-    'Not available in this release: Palisade has no screens for this module yet, so this switch changes nothing.',
   'settings.networkView': 'Default network view',
   'settings.networkViewUnavailable': 'Not available in this release: the overview always opens with all locations.',
   'settings.licence': 'Licence',

@@ -933,11 +933,7 @@ export const ko: Catalogue = {
   'settings.tab.enterprise': '엔터프라이즈 기능',
   'settings.tab.notifications': '게이트웨이 알림',
   'settings.tab.activity': '활동 로그 스트리밍',
-  'settings.unavailable.title': '이 릴리스에서는 사용할 수 없습니다.',
-  'settings.unavailable.openid':
-    'Palisade는 아직 외부 OpenID Connect 제공자(다른 ID 서비스)를 통한 콘솔 로그인을 지원하지 않습니다. 자체 앱이 Palisade 계정으로 사용자를 로그인시키는 것은 다른 기능입니다. OpenID 앱을 참조하세요.',
   'settings.module.wireguardHint': '위치, 개요, 네트워크 장치, 사용자 장치. 끄면 콘솔에서 사라지고 해당 API는 404로 응답합니다.',
-  'settings.moduleUnavailable': '이 릴리스에서는 사용할 수 없습니다. 이 모듈의 화면이 아직 없으므로 이 스위치는 아무것도 바꾸지 않습니다.',
   'settings.networkView': '기본 네트워크 보기',
   'settings.networkViewUnavailable': '이 릴리스에서는 사용할 수 없습니다. 개요는 항상 모든 위치로 열립니다.',
   'settings.licence': '라이선스',

@@ -1044,13 +1044,8 @@ export const pl: Catalogue = {
   'settings.tab.enterprise': 'Funkcje Enterprise',
   'settings.tab.notifications': 'Powiadomienia bramy',
   'settings.tab.activity': 'Strumieniowanie dziennika aktywności',
-  'settings.unavailable.title': 'Niedostępne w tej wersji.',
-  'settings.unavailable.openid':
-    'Palisade nie umożliwia jeszcze logowania do konsoli przez zewnętrznego dostawcę OpenID Connect (inną usługę tożsamości). Logowanie użytkowników kontami Palisade we własnych aplikacjach to inna funkcja: zobacz Aplikacje OpenID.',
   'settings.module.wireguardHint':
     'Lokalizacje, przegląd, urządzenia sieciowe i urządzenia użytkowników. Po wyłączeniu znikają z konsoli, a ich API odpowiada 404.',
-  'settings.moduleUnavailable':
-    'Niedostępne w tej wersji: Palisade nie ma jeszcze ekranów tego modułu, więc ten przełącznik niczego nie zmienia.',
   'settings.networkView': 'Domyślny widok sieci',
   'settings.networkViewUnavailable': 'Niedostępne w tej wersji: przegląd zawsze otwiera się ze wszystkimi lokalizacjami.',
   'settings.licence': 'Licencja',

@@ -8,7 +8,6 @@ import { LdapSettingsTab } from './LdapSettingsTab';
 import { OpenIdProviderTab } from './OpenIdProviderTab';
 import { DEFAULT_SETTINGS_TAB, SETTINGS_TAB_LABELS, SETTINGS_TABS, type SettingsTab } from './settings-tabs';
 import { SmtpSettingsTab } from './SmtpSettingsTab';
-import { UnavailableSettings } from './UnavailableSettings';
 import './settings.css';
 
 const route = getRouteApi('/_authed/_admin/settings');
@@ -64,7 +63,5 @@ function SettingsTabPanel({ tab }: { tab: SettingsTab }) {
       return <LdapSettingsTab />;
     case 'openid':
       return <OpenIdProviderTab />;
-    default:
-      return <UnavailableSettings tab={tab} />;
   }
 }
