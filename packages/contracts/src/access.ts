@@ -48,6 +48,8 @@ const openidModule = (access: Access, permission: string): RouteRule => ({ acces
 const worker = (access: Access, permission: string): RouteRule => ({ access, permission, module: 'worker' });
 /** An enterprise-only route (spec §6). */
 const enterprise = (access: Access, permission: string): RouteRule => ({ access, permission, enterprise: true });
+/** An ACL route: enterprise-only (spec §6) and part of the WireGuard module (rules are about locations). */
+const acl = (access: Access, permission: string): RouteRule => ({ access, permission, enterprise: true, module: 'wireguard' });
 
 export const ROUTE_ACCESS = {
   'GET /api/v1/health': rule('public', 'health.read'),
@@ -168,23 +170,23 @@ export const ROUTE_ACCESS = {
   'PUT /api/v1/activity_log_stream/:id': enterprise('admin', 'activity_log_stream.update'),
   'DELETE /api/v1/activity_log_stream/:id': enterprise('admin', 'activity_log_stream.delete'),
   // The access check: the deployed ACL's verdict for one packet (docs/acl.md).
-  'GET /api/v1/acl/check': enterprise('admin', 'acl.check'),
+  'GET /api/v1/acl/check': acl('admin', 'acl.check'),
 
   // ACL rules and aliases (spec §7, plus bulk discard; docs/acl.md).
-  'GET /api/v1/acl/rule': enterprise('admin', 'acl_rule.list'),
-  'POST /api/v1/acl/rule': enterprise('admin', 'acl_rule.create'),
-  'PUT /api/v1/acl/rule/apply': enterprise('admin', 'acl_rule.apply'),
-  'PUT /api/v1/acl/rule/discard': enterprise('admin', 'acl_rule.discard'),
-  'GET /api/v1/acl/rule/:id': enterprise('admin', 'acl_rule.read'),
-  'PUT /api/v1/acl/rule/:id': enterprise('admin', 'acl_rule.update'),
-  'DELETE /api/v1/acl/rule/:id': enterprise('admin', 'acl_rule.delete'),
-  'GET /api/v1/acl/alias': enterprise('admin', 'acl_alias.list'),
-  'POST /api/v1/acl/alias': enterprise('admin', 'acl_alias.create'),
-  'PUT /api/v1/acl/alias/apply': enterprise('admin', 'acl_alias.apply'),
-  'PUT /api/v1/acl/alias/discard': enterprise('admin', 'acl_alias.discard'),
-  'GET /api/v1/acl/alias/:id': enterprise('admin', 'acl_alias.read'),
-  'PUT /api/v1/acl/alias/:id': enterprise('admin', 'acl_alias.update'),
-  'DELETE /api/v1/acl/alias/:id': enterprise('admin', 'acl_alias.delete'),
+  'GET /api/v1/acl/rule': acl('admin', 'acl_rule.list'),
+  'POST /api/v1/acl/rule': acl('admin', 'acl_rule.create'),
+  'PUT /api/v1/acl/rule/apply': acl('admin', 'acl_rule.apply'),
+  'PUT /api/v1/acl/rule/discard': acl('admin', 'acl_rule.discard'),
+  'GET /api/v1/acl/rule/:id': acl('admin', 'acl_rule.read'),
+  'PUT /api/v1/acl/rule/:id': acl('admin', 'acl_rule.update'),
+  'DELETE /api/v1/acl/rule/:id': acl('admin', 'acl_rule.delete'),
+  'GET /api/v1/acl/alias': acl('admin', 'acl_alias.list'),
+  'POST /api/v1/acl/alias': acl('admin', 'acl_alias.create'),
+  'PUT /api/v1/acl/alias/apply': acl('admin', 'acl_alias.apply'),
+  'PUT /api/v1/acl/alias/discard': acl('admin', 'acl_alias.discard'),
+  'GET /api/v1/acl/alias/:id': acl('admin', 'acl_alias.read'),
+  'PUT /api/v1/acl/alias/:id': acl('admin', 'acl_alias.update'),
+  'DELETE /api/v1/acl/alias/:id': acl('admin', 'acl_alias.delete'),
 
   // The console's OpenID consent page (docs/openid.md); the provider's own endpoints are not /api/v1 routes.
   'POST /api/v1/openid/verify': { access: 'public', permission: 'openid.verify', module: 'openid' } as RouteRule,

@@ -56,11 +56,14 @@ describe('names shadowed by static routes', () => {
 });
 
 describe('module gating', () => {
-  it('puts every location, device, gateway and stats route in the wireguard module, every webhook route in webhooks, every OpenID route in openid, every provisioning station route in worker', () => {
+  it('puts every location, device, gateway, stats and ACL route in the wireguard module, every webhook route in webhooks, every OpenID route in openid, every provisioning station route in worker', () => {
     for (const [key, rule] of Object.entries(ROUTE_ACCESS) as [string, RouteRule][]) {
-      const wireguardPath = / \/api\/v1\/(network|device|vpn_session)(\/|$)/.test(key);
+      const wireguardPath = / \/api\/v1\/(network|device|vpn_session|acl)(\/|$)/.test(key);
       const webhookPath = / \/api\/v1\/webhook(\/|$)/.test(key);
-      const openidPath = / \/api\/v1\/(oauth|openid)(\/|$)|\/oauth_app(\/|$)/.test(key);
+      // `/openid/provider`, `/openid/auth_info` and `/openid/callback` are signing in to Palisade with an
+      // external provider (settings), not Palisade's own OpenID provider for apps: no module.
+      const externalSignIn = / \/api\/v1\/openid\/(provider|auth_info|callback)(\/|$)/.test(key);
+      const openidPath = !externalSignIn && / \/api\/v1\/(oauth|openid)(\/|$)|\/oauth_app(\/|$)/.test(key);
       const workerPath = / \/api\/v1\/worker(\/|$)/.test(key);
       const expected = wireguardPath ? 'wireguard' : webhookPath ? 'webhooks' : openidPath ? 'openid' : workerPath ? 'worker' : undefined;
       expect(rule.module, key).toBe(expected);

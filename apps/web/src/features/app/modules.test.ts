@@ -15,6 +15,9 @@ describe('module visibility', () => {
       '/network-devices',
       '/connected-users',
       '/users/anna/add-device',
+      '/acl',
+      '/acl/aliases',
+      '/acl/rules/new',
     ]) {
       expect(disabledModuleOf(off, path), path).toBe('wireguard');
       expect(disabledModuleOf(DEFAULT_SETTINGS, path), path).toBeUndefined();

@@ -22,6 +22,7 @@ const MODULE_PATHS: Record<ConsoleModule, readonly RegExp[]> = {
     /^\/overview(\/|$)/,
     /^\/network-devices(\/|$)/,
     /^\/connected-users(\/|$)/,
+    /^\/acl(\/|$)/,
     /^\/users\/[^/]+\/add-device\/?$/,
   ],
   webhooks: [/^\/webhooks(\/|$)/],
