@@ -111,7 +111,7 @@ test('network devices: MFA locations are not offered, IP is prefilled and checke
   await expect(token.getByText('This token is shown only once', { exact: false })).toBeVisible();
   await token.getByRole('button', { name: 'Copy token' }).click();
   await expect(page.getByText('Copied to clipboard.')).toBeVisible();
-  await expect(token).toContainText('not available yet');
+  await expect(token).toContainText(`sudo palisade enroll --url ${new URL(page.url()).origin} --token `);
   await token.getByRole('button', { name: 'Close dialog' }).click();
   const closingToken = page.getByRole('alertdialog', { name: 'Close without saving it?' });
   await expect(closingToken).toContainText('You will not be able to see it again');

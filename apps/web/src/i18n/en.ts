@@ -267,6 +267,8 @@ export const en = {
   'error.vpn_session.challenge_invalid': 'The check expired or was already used. Start again.',
   'error.token.generation_failed': 'Token generation failed.',
   'error.token.invalid': 'The token is invalid or has expired.',
+  'error.client_token.invalid': 'This enrollment token is unknown, already used or expired. Ask your administrator for a new one.',
+  'error.client_token.too_many_attempts': 'Too many failed enrollment attempts from this address. Try again later.',
   'error.module.disabled': 'This module is disabled in the settings.',
   'error.webhook.not_found': 'Webhook not found.',
   'error.webhook.delivery_not_found': 'Delivery not found.',
@@ -1187,8 +1189,8 @@ export const en = {
   'networkDevices.assignedIpEditHint': 'Separate several addresses with commas.',
   'networkDevices.tokenPurpose':
     "The token lets whoever runs the machine enroll it from the machine's own shell with Palisade's command-line client, so its private key never passes through this console.",
-  'networkDevices.tokenUnavailable':
-    'That command-line client is not available yet, so this token cannot be redeemed today. To add the machine now, generate a key pair on it (wg genkey | tee private.key | wg pubkey) and add it here with “Use my own public key”.',
+  'networkDevices.tokenCommand':
+    "On the machine, as root, run Palisade's command-line client with it (docs/cli.md). The key pair is generated there, the tunnel comes up, and the token is spent:",
   'locations.title': 'Locations',
   'locations.add': '+ Add location',
   'locations.empty': 'No locations yet.',
@@ -1329,16 +1331,17 @@ export const en = {
   'networkDevices.ownHint': 'Paste the public key of a key pair made on the device.',
   'networkDevices.cli': 'Enroll with a CLI token',
   'networkDevices.cliHint':
-    "Issues a one-time token for Palisade's command-line client, which is not available yet: the token cannot be used today.",
+    "Issues a one-time token that the machine redeems with Palisade's command-line client (palisade enroll), which generates its key pair there.",
   'networkDevices.generateToken': 'Generate CLI token',
   'networkDevices.tokenConfirm':
-    "Generate an enrollment token for {{name}}? It is shown once and valid for 24 hours. Palisade's command-line client, which redeems it, is not available yet.",
+    'Generate an enrollment token for {{name}}? It is shown once and valid for 24 hours. When the machine redeems it with palisade enroll, the device gets a new key generated there and its current key stops working.',
   'networkDevices.tokenTitle': 'CLI enrollment token',
   'networkDevices.tokenOnce': 'This token is shown only once and expires on {{date}}.',
   'networkDevices.token': 'Token',
   'networkDevices.copyToken': 'Copy token',
   'networkDevices.enrollmentUrl': 'Enrollment URL',
   'networkDevices.copyUrl': 'Copy URL',
+  'networkDevices.copyCommand': 'Copy command',
   'networkDevices.createdTitle': 'Network device {{name}} created',
   'networkDevices.delete.title': 'Delete network device',
   'networkDevices.pending.status': 'Pending enrollment · token expires {{date}}',
@@ -1708,6 +1711,11 @@ export const en = {
   'activity.event.external_provider.created': 'External OpenID provider added',
   'activity.event.external_provider.modified': 'External OpenID provider modified',
   'activity.event.external_provider.deleted': 'External OpenID provider deleted',
+  'activity.event.enrollment.started': 'Enrollment started',
+  'activity.event.enrollment.opened': 'Enrollment link opened',
+  'activity.event.enrollment.desktop_started': 'Desktop activation started',
+  'activity.event.enrollment.password_set': 'Password set during enrollment',
+  'activity.event.enrollment.completed': 'Enrollment completed',
   'nav.provisioners': 'Provisioners',
   'settings.module.workerHint':
     'Lets administrators provision YubiKeys at provisioning stations (Provisioners). When off, the Provisioners screen disappears from the console and the provisioning API, stations included, answers “module disabled” (404). Stations, YubiKeys and keys are kept.',

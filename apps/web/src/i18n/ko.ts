@@ -254,6 +254,8 @@ export const ko: Catalogue = {
   'error.vpn_session.challenge_invalid': '확인이 만료되었거나 이미 사용되었습니다. 다시 시작하세요.',
   'error.token.generation_failed': '토큰 생성에 실패했습니다.',
   'error.token.invalid': '토큰이 잘못되었거나 만료되었습니다.',
+  'error.client_token.invalid': '이 등록 토큰은 알 수 없거나 이미 사용되었거나 만료되었습니다. 관리자에게 새 토큰을 요청하세요.',
+  'error.client_token.too_many_attempts': '이 주소에서 등록 시도가 너무 많이 실패했습니다. 나중에 다시 시도하세요.',
   'error.module.disabled': '이 모듈은 설정에서 비활성화되어 있습니다.',
   'error.webhook.not_found': '웹훅을 찾을 수 없습니다.',
   'error.webhook.delivery_not_found': '전송 기록을 찾을 수 없습니다.',
@@ -1148,8 +1150,8 @@ export const ko: Catalogue = {
   'networkDevices.assignedIpEditHint': '여러 주소는 쉼표로 구분하세요.',
   'networkDevices.tokenPurpose':
     '이 토큰으로 장치 운영자는 Palisade 명령줄 클라이언트를 사용해 장치 자체 셸에서 등록할 수 있으므로, 개인 키가 이 콘솔을 거치지 않습니다.',
-  'networkDevices.tokenUnavailable':
-    '이 명령줄 클라이언트는 아직 제공되지 않으므로 지금은 이 토큰을 사용할 수 없습니다. 지금 장치를 추가하려면 장치에서 키 쌍을 생성하고(wg genkey | tee private.key | wg pubkey) 여기에서 “내 공개 키 사용”으로 추가하세요.',
+  'networkDevices.tokenCommand':
+    '장치에서 root 권한으로 이 토큰과 함께 Palisade 명령줄 클라이언트를 실행하세요(docs/cli.md). 키 쌍은 그 장치에서 생성되고, 터널이 연결되며, 토큰은 사용 처리됩니다:',
   'locations.title': '위치',
   'locations.add': '+ 위치 추가',
   'locations.empty': '아직 위치가 없습니다.',
@@ -1282,16 +1284,17 @@ export const ko: Catalogue = {
   'networkDevices.ownHint': '장치에서 만든 키 쌍의 공개 키를 붙여 넣으세요.',
   'networkDevices.cli': 'CLI 토큰으로 등록',
   'networkDevices.cliHint':
-    'Palisade 명령줄 클라이언트용 일회용 토큰을 발급합니다. 이 클라이언트는 아직 제공되지 않으므로 지금은 토큰을 사용할 수 없습니다.',
+    '장치가 Palisade 명령줄 클라이언트(palisade enroll)로 사용하는 일회용 토큰을 발급합니다. 키 쌍은 그 장치에서 생성됩니다.',
   'networkDevices.generateToken': 'CLI 토큰 생성',
   'networkDevices.tokenConfirm':
-    '{{name}}의 등록 토큰을 생성할까요? 토큰은 한 번만 표시되며 24시간 동안 유효합니다. 토큰을 사용하는 Palisade 명령줄 클라이언트는 아직 제공되지 않습니다.',
+    '{{name}}의 등록 토큰을 생성할까요? 토큰은 한 번만 표시되며 24시간 동안 유효합니다. 장치가 palisade enroll로 토큰을 사용하면 그 장치에서 생성된 새 키가 적용되고 현재 키는 더 이상 작동하지 않습니다.',
   'networkDevices.tokenTitle': 'CLI 등록 토큰',
   'networkDevices.tokenOnce': '이 토큰은 한 번만 표시되며 {{date}}에 만료됩니다.',
   'networkDevices.token': '토큰',
   'networkDevices.copyToken': '토큰 복사',
   'networkDevices.enrollmentUrl': '등록 URL',
   'networkDevices.copyUrl': 'URL 복사',
+  'networkDevices.copyCommand': '명령 복사',
   'networkDevices.createdTitle': '네트워크 장치 {{name}} 생성됨',
   'networkDevices.delete.title': '네트워크 장치 삭제',
   'networkDevices.pending.status': '등록 대기 중 · 토큰 만료 {{date}}',
@@ -1650,6 +1653,11 @@ export const ko: Catalogue = {
   'activity.event.external_provider.created': '외부 OpenID 공급자 추가됨',
   'activity.event.external_provider.modified': '외부 OpenID 공급자 수정됨',
   'activity.event.external_provider.deleted': '외부 OpenID 공급자 삭제됨',
+  'activity.event.enrollment.started': '등록 시작됨',
+  'activity.event.enrollment.opened': '등록 링크 열림',
+  'activity.event.enrollment.desktop_started': '데스크톱 활성화 시작됨',
+  'activity.event.enrollment.password_set': '등록 중 비밀번호 설정됨',
+  'activity.event.enrollment.completed': '등록 완료됨',
   'nav.provisioners': '프로비저너',
   'settings.module.workerHint':
     '관리자가 프로비저닝 스테이션에서 YubiKey를 프로비저닝할 수 있게 합니다(프로비저너). 끄면 콘솔에서 프로비저너 화면이 사라지고, 스테이션을 포함한 프로비저닝 API가 “모듈 비활성화됨”(404)으로 응답합니다. 스테이션, YubiKey와 키는 유지됩니다.',

@@ -269,6 +269,8 @@ export const pl: Catalogue = {
   'error.vpn_session.challenge_invalid': 'Weryfikacja wygasła lub została już użyta. Zacznij od nowa.',
   'error.token.generation_failed': 'Generowanie tokenu nie powiodło się.',
   'error.token.invalid': 'Token jest nieprawidłowy lub wygasł.',
+  'error.client_token.invalid': 'Ten token rejestracji jest nieznany, został już użyty lub wygasł. Poproś administratora o nowy.',
+  'error.client_token.too_many_attempts': 'Zbyt wiele nieudanych prób rejestracji z tego adresu. Spróbuj ponownie później.',
   'error.module.disabled': 'Ten moduł jest wyłączony w ustawieniach.',
   'error.webhook.not_found': 'Nie znaleziono webhooka.',
   'error.webhook.delivery_not_found': 'Nie znaleziono dostarczenia.',
@@ -1271,8 +1273,8 @@ export const pl: Catalogue = {
   'networkDevices.assignedIpEditHint': 'Kilka adresów oddziel przecinkami.',
   'networkDevices.tokenPurpose':
     'Token pozwala osobie obsługującej maszynę zarejestrować ją z jej własnej powłoki klientem wiersza poleceń Palisade, dzięki czemu klucz prywatny nigdy nie przechodzi przez tę konsolę.',
-  'networkDevices.tokenUnavailable':
-    'Ten klient wiersza poleceń nie jest jeszcze dostępny, więc tego tokenu nie można dziś użyć. Aby dodać maszynę teraz, wygeneruj na niej parę kluczy (wg genkey | tee private.key | wg pubkey) i dodaj ją tutaj opcją „Użyj własnego klucza publicznego”.',
+  'networkDevices.tokenCommand':
+    'Na maszynie, jako root, uruchom z nim klienta wiersza poleceń Palisade (docs/cli.md). Para kluczy powstaje na maszynie, tunel zostaje uruchomiony, a token wykorzystany:',
   'locations.title': 'Lokalizacje',
   'locations.add': '+ Dodaj lokalizację',
   'locations.empty': 'Brak lokalizacji.',
@@ -1422,16 +1424,17 @@ export const pl: Catalogue = {
   'networkDevices.ownHint': 'Wklej klucz publiczny pary kluczy utworzonej na urządzeniu.',
   'networkDevices.cli': 'Rejestracja tokenem CLI',
   'networkDevices.cliHint':
-    'Wydaje jednorazowy token dla klienta wiersza poleceń Palisade, który nie jest jeszcze dostępny: tokenu nie można dziś użyć.',
+    'Wydaje jednorazowy token, który maszyna wykorzystuje klientem wiersza poleceń Palisade (palisade enroll); para kluczy powstaje na maszynie.',
   'networkDevices.generateToken': 'Generuj token CLI',
   'networkDevices.tokenConfirm':
-    'Wygenerować token rejestracji dla {{name}}? Jest pokazywany tylko raz i ważny przez 24 godziny. Klient wiersza poleceń Palisade, który go wykorzystuje, nie jest jeszcze dostępny.',
+    'Wygenerować token rejestracji dla {{name}}? Jest pokazywany tylko raz i ważny przez 24 godziny. Gdy maszyna wykorzysta go poleceniem palisade enroll, urządzenie dostanie nowy klucz wygenerowany na maszynie, a obecny klucz przestanie działać.',
   'networkDevices.tokenTitle': 'Token rejestracji CLI',
   'networkDevices.tokenOnce': 'Ten token jest pokazywany tylko raz i wygasa {{date}}.',
   'networkDevices.token': 'Token',
   'networkDevices.copyToken': 'Kopiuj token',
   'networkDevices.enrollmentUrl': 'Adres URL rejestracji',
   'networkDevices.copyUrl': 'Kopiuj adres URL',
+  'networkDevices.copyCommand': 'Kopiuj polecenie',
   'networkDevices.createdTitle': 'Utworzono urządzenie sieciowe {{name}}',
   'networkDevices.delete.title': 'Usuń urządzenie sieciowe',
   'networkDevices.pending.status': 'Oczekuje na rejestrację · token wygasa {{date}}',
@@ -1832,6 +1835,11 @@ export const pl: Catalogue = {
   'activity.event.external_provider.created': 'Dodano zewnętrznego dostawcę OpenID',
   'activity.event.external_provider.modified': 'Zmieniono zewnętrznego dostawcę OpenID',
   'activity.event.external_provider.deleted': 'Usunięto zewnętrznego dostawcę OpenID',
+  'activity.event.enrollment.started': 'Rozpoczęto rejestrację',
+  'activity.event.enrollment.opened': 'Otwarto link rejestracyjny',
+  'activity.event.enrollment.desktop_started': 'Rozpoczęto aktywację aplikacji',
+  'activity.event.enrollment.password_set': 'Ustawiono hasło podczas rejestracji',
+  'activity.event.enrollment.completed': 'Zakończono rejestrację',
   'nav.provisioners': 'Stacje provisioningu',
   'settings.module.workerHint':
     'Pozwala administratorom przygotowywać klucze YubiKey na stacjach provisioningu (Stacje provisioningu). Po wyłączeniu ekran stacji znika z konsoli, a API provisioningu, także dla stacji, odpowiada „moduł wyłączony” (404). Stacje, klucze YubiKey i klucze pozostają zachowane.',

@@ -7,12 +7,15 @@ import type { CliToken } from './network-devices.mutations';
 
 /**
  * The CLI enrollment token, shown once: closing other than with "I have saved it" asks first.
- * Nothing redeems a token yet (docs/locations.md), and the dialog says so instead of naming a
- * command that does not exist.
+ * The machine redeems it with `palisade enroll` (docs/cli.md), shown ready to copy.
  */
+export const enrollCommand = (url: string, token: string) => `sudo palisade enroll --url ${url} --token ${token} --up`;
+
 export function CliTokenDialog({ token, onClose }: { token: CliToken; onClose: () => void }) {
   const { t, language } = useTranslation();
   const copy = useCopy();
+  const url = token.enrollment_url ?? window.location.origin;
+  const command = enrollCommand(url, token.token);
   return (
     <Dialog
       title={t('networkDevices.tokenTitle')}
@@ -24,9 +27,6 @@ export function CliTokenDialog({ token, onClose }: { token: CliToken; onClose: (
       <div className="form-grid">
         <p className="banner banner--warning">{t('networkDevices.tokenOnce', { date: formatDateTime(language, token.expires_at) })}</p>
         <p>{t('networkDevices.tokenPurpose')}</p>
-        <p className="banner banner--info" role="note">
-          {t('networkDevices.tokenUnavailable')}
-        </p>
         <div className="field">
           <span className="field__label">{t('networkDevices.token')}</span>
           <pre className="config-text">{token.token}</pre>
@@ -38,9 +38,16 @@ export function CliTokenDialog({ token, onClose }: { token: CliToken; onClose: (
         </div>
         <div className="field">
           <span className="field__label">{t('networkDevices.enrollmentUrl')}</span>
-          <pre className="config-text">{token.enrollment_url ?? window.location.origin}</pre>
+          <pre className="config-text">{url}</pre>
           <div className="config-panel__actions">
-            <Button onClick={() => void copy(token.enrollment_url ?? window.location.origin)}>{t('networkDevices.copyUrl')}</Button>
+            <Button onClick={() => void copy(url)}>{t('networkDevices.copyUrl')}</Button>
+          </div>
+        </div>
+        <div className="field">
+          <span className="field__label">{t('networkDevices.tokenCommand')}</span>
+          <pre className="config-text">{command}</pre>
+          <div className="config-panel__actions">
+            <Button onClick={() => void copy(command)}>{t('networkDevices.copyCommand')}</Button>
           </div>
         </div>
       </div>
