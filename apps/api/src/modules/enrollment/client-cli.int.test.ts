@@ -153,6 +153,18 @@ describe('CLI token redemption (POST /enrollment/client/network_device)', () => 
     expect((await redeem({ token, wireguard_pubkey: newKey() }, freshIp())).statusCode).toBe(201);
   });
 
+  it('answers 404 module.disabled while the WireGuard module is off, and leaves the token usable', async () => {
+    const token = await startCli();
+    const ip = freshIp();
+    const off = await t.request('PATCH', '/api/v1/settings', { cookie: admin, payload: { wireguard_enabled: false } });
+    expect(off.statusCode, off.body).toBe(200);
+    const refused = await redeem({ token, wireguard_pubkey: newKey() }, ip);
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json().code).toBe('module.disabled');
+    await t.request('PATCH', '/api/v1/settings', { cookie: admin, payload: { wireguard_enabled: true } });
+    expect((await redeem({ token, wireguard_pubkey: newKey() }, ip)).statusCode).toBe(201);
+  });
+
   it('refuses bad input with 400 and a field', async () => {
     const res = await redeem({ token: 'x', wireguard_pubkey: 'not-a-key' }, freshIp());
     expect(res.statusCode).toBe(400);

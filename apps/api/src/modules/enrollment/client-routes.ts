@@ -16,7 +16,7 @@ export const enrollmentClientRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (
         tags: ['network devices'],
         summary: 'Redeem a CLI enrollment token with the machine’s WireGuard public key (the `palisade enroll` command)',
         body: RedeemCliTokenBodySchema,
-        response: { 201: RedeemedCliTokenSchema, ...problems(400, 409, 429) },
+        response: { 201: RedeemedCliTokenSchema, ...problems(400, 404, 409, 429) },
       },
     },
     async (request, reply) => reply.code(201).send(await service.redeem(request.body, originOf(request))),
