@@ -13,6 +13,7 @@ import { type RouteWalk, startRouteWalk } from '#test/route-walk.js';
 import { bodyOf, startSmtpServer, type TestSmtpServer } from '#test/smtp-server.js';
 import { LDAP_SYNC_FIXTURES, stopLdapSyncWalk } from '#src/modules/ldap/sync-walk.test-support.js';
 import { closeWalkIdp, EXTERNAL_IDP_FIXTURES } from '#test/support/external-idp-walk.js';
+import { ENROLLMENT_FIXTURES } from '#src/modules/enrollment/enrollment-walk.test-support.js';
 
 /**
  * ADR-005 / issue "Domain events" §5: walk every registered `/api/v1` route that changes state
@@ -141,6 +142,7 @@ const smtpServers: TestSmtpServer[] = [];
 const FIXTURES: Record<string, Fixture> = {
   ...LDAP_SYNC_FIXTURES,
   ...EXTERNAL_IDP_FIXTURES,
+  ...ENROLLMENT_FIXTURES,
   // auth
   'POST /api/v1/auth': async (_w, caller) => ({
     url: '/api/v1/auth',

@@ -4483,6 +4483,424 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user/{username}/start_enrollment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start enrollment: email the enrollment link, or answer it once for the admin to hand over
+         * @description Issues an enrollment token (revoking the earlier unused one). With `send_email` the link is mailed in `locale` (400 `mail.not_configured` without SMTP, 400 `mail.send_failed` when the server refuses; no token stays valid then); otherwise the answer carries `token` and `url` once. 409 `enrollment.user_has_password` unless `re_enroll: true` when the user has a password.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    username: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        send_email: boolean;
+                        email?: string;
+                        /** @enum {string} */
+                        locale?: "en" | "ko" | "pl";
+                        /** @enum {boolean} */
+                        re_enroll?: true;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EnrollmentStarted"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/enrollment/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open the enrollment flow with its token (sets the flow cookie, not a console session)
+         * @description 400 `enrollment.token_invalid` for a wrong, expired, used or revoked token; 429 `request.rate_limited`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EnrollmentSession"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/enrollment/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The state of the enrollment flow of this browser
+         * @description 400 `enrollment.token_invalid` without the flow cookie or when its token is no longer valid.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EnrollmentSession"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/enrollment/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set the password of the enrolling account (spec §5 strength rules) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/enrollment/device": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add the enrolling person's first VPN device (the add-device rules); answers its configs */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        wireguard_pubkey: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedDevice"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/enrollment/finish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish enrollment: spends the token, marks the account enrolled, sends the welcome email
+         * @description 409 `enrollment.password_required` without a password; 409 `enrollment.device_required` without a device while the VPN step is mandatory.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        locale?: "en" | "ko" | "pl";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EnrollmentFinished"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/enrollment/client/network_device": {
         parameters: {
             query?: never;
@@ -6284,7 +6702,7 @@ export interface paths {
                     to?: string;
                     user?: string[];
                     module?: ("auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning" | "ldap")[];
-                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted")[];
+                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed")[];
                     sort?: "-timestamp" | "timestamp";
                 };
                 header?: never;
@@ -6422,7 +6840,7 @@ export interface paths {
                     to?: string;
                     user?: string[];
                     module?: ("auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning" | "ldap")[];
-                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted")[];
+                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed")[];
                     sort?: "-timestamp" | "timestamp";
                     format?: "csv" | "jsonl";
                 };
@@ -11493,7 +11911,7 @@ export interface components {
             /** @enum {string} */
             module: "auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning" | "ldap";
             /** @enum {string} */
-            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted";
+            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed";
             object_type?: string;
             object_id?: string;
             object_name?: string;
@@ -12307,7 +12725,7 @@ export interface components {
             /** @enum {string} */
             module: "auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning" | "ldap";
             /** @enum {string} */
-            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted";
+            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed";
             object_type?: string;
             object_id?: string;
             object_name?: string;

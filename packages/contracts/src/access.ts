@@ -227,6 +227,14 @@ export const ROUTE_ACCESS = {
   'POST /api/v1/user/:username/api_token': rule('self_or_admin', 'api_token.create'),
   'DELETE /api/v1/user/:username/api_token/:id': rule('self_or_admin', 'api_token.delete'),
   'POST /api/v1/user/:username/api_token/:id/rename': rule('self_or_admin', 'api_token.rename'),
+  // Onboarding (docs/enrollment.md): an admin starts enrollment; the public flow's credential is the
+  // one-time token (its own cookie, rate limited per address and per token).
+  'POST /api/v1/user/:username/start_enrollment': rule('admin', 'enrollment.start'),
+  'POST /api/v1/enrollment/start': rule('public', 'enrollment.redeem'),
+  'GET /api/v1/enrollment/session': rule('public', 'enrollment.read'),
+  'POST /api/v1/enrollment/password': rule('public', 'enrollment.set_password'),
+  'POST /api/v1/enrollment/device': rule('public', 'enrollment.add_device'),
+  'POST /api/v1/enrollment/finish': rule('public', 'enrollment.finish'),
 
   // YubiKey provisioning (docs/provisioning.md): admin routes, then the station routes.
   'GET /api/v1/worker': worker('admin', 'worker.list'),

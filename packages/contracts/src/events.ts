@@ -156,6 +156,12 @@ export const EVENT_CATALOGUE = {
   'external_provider.created': { module: 'directory' },
   'external_provider.modified': { module: 'directory' },
   'external_provider.deleted': { module: 'directory' },
+
+  'enrollment.started': { module: 'enrollment' },
+  'enrollment.opened': { module: 'enrollment' },
+  'enrollment.desktop_started': { module: 'enrollment' },
+  'enrollment.password_set': { module: 'enrollment' },
+  'enrollment.completed': { module: 'enrollment' },
 } as const satisfies Record<string, EventTypeInfo>;
 
 export type EventType = keyof typeof EVENT_CATALOGUE;

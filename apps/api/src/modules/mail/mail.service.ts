@@ -115,9 +115,15 @@ export class MailService {
       logger: false,
       debug: false,
     });
-    const { subject, text } = renderMail(mail.template, mail.locale ?? 'en', { ...mail.data, instance_name: row.instanceName });
+    const { subject, text, html } = renderMail(mail.template, mail.locale ?? 'en', { ...mail.data, instance_name: row.instanceName });
     try {
-      await transport.sendMail({ from: { name: row.instanceName, address: row.smtpSender }, to: mail.to, subject, text });
+      await transport.sendMail({
+        from: { name: row.instanceName, address: row.smtpSender },
+        to: mail.to,
+        subject,
+        text,
+        ...(html === undefined ? {} : { html }),
+      });
     } catch (err) {
       throw new MailError(reasonOf(err, password));
     } finally {

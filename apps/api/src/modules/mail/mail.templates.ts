@@ -13,6 +13,8 @@ interface Text {
 
 interface TemplateDefinition {
   needs: readonly string[];
+  /** The data key holding the mail's HTML part, rendered and sanitised by the sender (optional). */
+  html?: string;
   text: Record<MailLocale, Text>;
 }
 
@@ -53,6 +55,53 @@ export const MAIL_TEMPLATES = {
       },
     },
   },
+  /** Enrollment started by an administrator (docs/enrollment.md): the link to the enrollment page. */
+  enrollment_start: {
+    needs: ['first_name', 'url', 'expires_at'],
+    text: {
+      en: {
+        subject: '{{instance_name}}: set up your account',
+        text: 'Hello {{first_name}},\n\nan account was created for you on {{instance_name}}. Open this link to set your password and add your first VPN device:\n\n    {{url}}\n\nThe link can be used once and is valid until {{expires_at}} (UTC). If you did not expect this email, ignore it.\n',
+      },
+      ko: {
+        subject: '{{instance_name}}: 계정 설정',
+        text: '{{first_name}}님, 안녕하세요.\n\n{{instance_name}}에 계정이 만들어졌습니다. 아래 링크를 열어 비밀번호를 설정하고 첫 VPN 장치를 추가하세요:\n\n    {{url}}\n\n이 링크는 한 번만 사용할 수 있으며 {{expires_at}}(UTC)까지 유효합니다. 이 이메일을 예상하지 않았다면 무시하세요.\n',
+      },
+      pl: {
+        subject: '{{instance_name}}: skonfiguruj swoje konto',
+        text: 'Dzień dobry {{first_name}},\n\nw {{instance_name}} utworzono dla Ciebie konto. Otwórz ten link, aby ustawić hasło i dodać pierwsze urządzenie VPN:\n\n    {{url}}\n\nLinku można użyć tylko raz; jest ważny do {{expires_at}} (UTC). Jeśli nie spodziewasz się tej wiadomości, zignoruj ją.\n',
+      },
+    },
+  },
+  /** A password reset link (asked for on the login page, or sent by an administrator). */
+  password_reset: {
+    needs: ['first_name', 'url'],
+    text: {
+      en: {
+        subject: '{{instance_name}}: reset your password',
+        text: 'Hello {{first_name}},\n\nsomeone asked to reset the password of your {{instance_name}} account. Open this link to choose a new password:\n\n    {{url}}\n\nThe link can be used once and is valid for 1 hour. If you did not ask for this, ignore this email: your password stays as it is.\n',
+      },
+      ko: {
+        subject: '{{instance_name}}: 비밀번호 재설정',
+        text: '{{first_name}}님, 안녕하세요.\n\n{{instance_name}} 계정의 비밀번호 재설정이 요청되었습니다. 아래 링크를 열어 새 비밀번호를 정하세요:\n\n    {{url}}\n\n이 링크는 한 번만 사용할 수 있으며 1시간 동안 유효합니다. 요청하지 않았다면 이 이메일을 무시하세요. 비밀번호는 그대로 유지됩니다.\n',
+      },
+      pl: {
+        subject: '{{instance_name}}: zresetuj hasło',
+        text: 'Dzień dobry {{first_name}},\n\nktoś poprosił o zresetowanie hasła do Twojego konta w {{instance_name}}. Otwórz ten link, aby wybrać nowe hasło:\n\n    {{url}}\n\nLinku można użyć tylko raz; jest ważny przez 1 godzinę. Jeśli to nie Ty, zignoruj tę wiadomość: hasło się nie zmieni.\n',
+      },
+    },
+  },
+  /** The welcome email at the end of enrollment: the administrator's subject and Markdown (settings). */
+  enrollment_welcome: {
+    // The sender also gives `subject` (the configured one, or a default in the mail's language).
+    needs: ['body'],
+    html: 'body_html',
+    text: {
+      en: { subject: '{{subject}}', text: '{{body}}\n' },
+      ko: { subject: '{{subject}}', text: '{{body}}\n' },
+      pl: { subject: '{{subject}}', text: '{{body}}\n' },
+    },
+  },
 } as const satisfies Record<string, TemplateDefinition>;
 
 export type MailTemplate = keyof typeof MAIL_TEMPLATES;
@@ -65,10 +114,12 @@ export const isMailLocale = (value: string | null | undefined): value is MailLoc
 export const missingKeys = (template: MailTemplate, data: MailData): string[] =>
   MAIL_TEMPLATES[template].needs.filter((key) => typeof data[key] !== 'string' || data[key] === '');
 
-/** Subject and plain text of `template` in `locale` (English for an unknown one). */
-export function renderMail(template: MailTemplate, locale: string, data: MailData): Text {
-  const text = MAIL_TEMPLATES[template].text[isMailLocale(locale) ? locale : 'en'];
+/** Subject and plain text of `template` in `locale` (English for an unknown one), and its HTML part if it has one. */
+export function renderMail(template: MailTemplate, locale: string, data: MailData): Text & { html?: string } {
+  const definition: TemplateDefinition = MAIL_TEMPLATES[template];
+  const text = definition.text[isMailLocale(locale) ? locale : 'en'];
   const fill = (s: string) => s.replace(/\{\{(\w+)\}\}/g, (_, key: string) => data[key] ?? '');
+  const html = definition.html === undefined ? undefined : data[definition.html];
   // A subject is one header line: values never break it.
-  return { subject: fill(text.subject).replace(/[\r\n]+/g, ' '), text: fill(text.text) };
+  return { subject: fill(text.subject).replace(/[\r\n]+/g, ' '), text: fill(text.text), ...(html ? { html } : {}) };
 }
