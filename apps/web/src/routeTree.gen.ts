@@ -11,6 +11,7 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as AuthedRouteImport } from './routes/_authed'
 import { Route as ConsentRouteImport } from './routes/consent'
+import { Route as EnrollmentRouteImport } from './routes/enrollment'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as AuthedIndexRouteImport } from './routes/_authed/index'
 import { Route as AuthedAdminRouteImport } from './routes/_authed/_admin'
@@ -49,6 +50,11 @@ const AuthedRoute = AuthedRouteImport.update({
 const ConsentRoute = ConsentRouteImport.update({
   id: '/consent',
   path: '/consent',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const EnrollmentRoute = EnrollmentRouteImport.update({
+  id: '/enrollment',
+  path: '/enrollment',
   getParentRoute: () => rootRouteImport,
 } as any)
 const LoginRoute = LoginRouteImport.update({
@@ -215,6 +221,7 @@ const AuthedAdminLocationsIdMapRoute =
 export interface FileRoutesByFullPath {
   '/': typeof AuthedIndexRoute
   '/consent': typeof ConsentRoute
+  '/enrollment': typeof EnrollmentRoute
   '/login': typeof LoginRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/redirect': typeof AuthRedirectRoute
@@ -246,6 +253,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/consent': typeof ConsentRoute
+  '/enrollment': typeof EnrollmentRoute
   '/login': typeof LoginRoute
   '/': typeof AuthedIndexRoute
   '/auth/callback': typeof AuthCallbackRoute
@@ -280,6 +288,7 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_authed': typeof AuthedRouteWithChildren
   '/consent': typeof ConsentRoute
+  '/enrollment': typeof EnrollmentRoute
   '/login': typeof LoginRoute
   '/_authed/_admin': typeof AuthedAdminRouteWithChildren
   '/auth/callback': typeof AuthCallbackRoute
@@ -316,6 +325,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/consent'
+    | '/enrollment'
     | '/login'
     | '/auth/callback'
     | '/auth/redirect'
@@ -347,6 +357,7 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/consent'
+    | '/enrollment'
     | '/login'
     | '/'
     | '/auth/callback'
@@ -380,6 +391,7 @@ export interface FileRouteTypes {
     | '__root__'
     | '/_authed'
     | '/consent'
+    | '/enrollment'
     | '/login'
     | '/_authed/_admin'
     | '/auth/callback'
@@ -415,6 +427,7 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   AuthedRoute: typeof AuthedRouteWithChildren
   ConsentRoute: typeof ConsentRoute
+  EnrollmentRoute: typeof EnrollmentRoute
   LoginRoute: typeof LoginRoute
   AuthCallbackRoute: typeof AuthCallbackRoute
   AuthRedirectRoute: typeof AuthRedirectRoute
@@ -434,6 +447,13 @@ declare module '@tanstack/react-router' {
       path: '/consent'
       fullPath: '/consent'
       preLoaderRoute: typeof ConsentRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/enrollment': {
+      id: '/enrollment'
+      path: '/enrollment'
+      fullPath: '/enrollment'
+      preLoaderRoute: typeof EnrollmentRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/login': {
@@ -725,6 +745,7 @@ const AuthedRouteWithChildren =
 const rootRouteChildren: RootRouteChildren = {
   AuthedRoute: AuthedRouteWithChildren,
   ConsentRoute: ConsentRoute,
+  EnrollmentRoute: EnrollmentRoute,
   LoginRoute: LoginRoute,
   AuthCallbackRoute: AuthCallbackRoute,
   AuthRedirectRoute: AuthRedirectRoute,

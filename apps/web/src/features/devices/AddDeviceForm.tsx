@@ -9,11 +9,13 @@ interface AddDeviceFormProps {
   errors: FieldIssues;
   isPending: boolean;
   onSubmit: (values: DeviceFormValues) => void;
-  onCancel: () => void;
+  /** Without it there is no way back (the enrollment flow's mandatory VPN step). */
+  onCancel?: (() => void) | undefined;
+  cancelLabel?: string;
 }
 
 /** Wizard step 1: the device name and where its keys come from. */
-export function AddDeviceForm({ errors, isPending, onSubmit, onCancel }: AddDeviceFormProps) {
+export function AddDeviceForm({ errors, isPending, onSubmit, onCancel, cancelLabel }: AddDeviceFormProps) {
   const { t } = useTranslation();
   const [values, setValues] = useState<DeviceFormValues>({ name: '', keyMode: 'generate', publicKey: '' });
   const set = <K extends keyof DeviceFormValues>(key: K, value: DeviceFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
@@ -66,7 +68,7 @@ export function AddDeviceForm({ errors, isPending, onSubmit, onCancel }: AddDevi
         ) : null}
       </div>
       <div className="form-actions card__body">
-        <Button onClick={onCancel}>{t('common.cancel')}</Button>
+        {onCancel ? <Button onClick={onCancel}>{cancelLabel ?? t('common.cancel')}</Button> : null}
         <Button type="submit" variant="primary" isLoading={isPending}>
           {t('addDevice.submit')}
         </Button>

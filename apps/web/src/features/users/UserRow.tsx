@@ -2,6 +2,7 @@ import type { User } from '@palisade/contracts';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Badge } from '@/components/Badge';
 import { Menu } from '@/components/Menu';
+import { useEnrollmentActions } from '@/features/enrollment/use-enrollment-actions';
 import { pushToast } from '@/components/toast-store';
 import { formatDate } from '@/i18n/format';
 import { useTranslation } from '@/i18n/use-translation';
@@ -20,6 +21,7 @@ export function UserRow({ user, isSelected, onToggle, onSetPassword, onDelete }:
   const { t, language } = useTranslation();
   const navigate = useNavigate();
   const update = useUpdateUser();
+  const enrollment = useEnrollmentActions(user);
   const fullName = `${user.first_name} ${user.last_name}`.trim();
 
   const toggleActive = () =>
@@ -83,9 +85,11 @@ export function UserRow({ user, isSelected, onToggle, onSetPassword, onDelete }:
             },
             { label: user.is_active ? t('users.action.disable') : t('users.action.enable'), onSelect: toggleActive },
             { label: t('users.action.setPassword'), onSelect: onSetPassword },
+            ...enrollment.items,
             { label: t('users.action.delete'), onSelect: onDelete, isDanger: true },
           ]}
         />
+        {enrollment.dialog}
       </td>
     </tr>
   );

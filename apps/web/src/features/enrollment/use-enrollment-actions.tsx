@@ -1,0 +1,17 @@
+import type { User } from '@palisade/contracts';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from '@/i18n/use-translation';
+import { StartEnrollmentDialog } from './StartEnrollmentDialog';
+
+type Open = 'enroll' | undefined;
+
+/** The user list's onboarding actions: menu items and the dialog they open. */
+export function useEnrollmentActions(user: User): { items: { label: string; onSelect: () => void }[]; dialog: ReactNode } {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState<Open>(undefined);
+  const close = () => setOpen(undefined);
+  return {
+    items: [{ label: t('enrollment.action.start'), onSelect: () => setOpen('enroll') }],
+    dialog: open === 'enroll' ? <StartEnrollmentDialog user={user} onClose={close} /> : null,
+  };
+}
