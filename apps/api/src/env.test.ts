@@ -24,6 +24,7 @@ describe('parseEnv', () => {
       ACL_EXPIRY_INTERVAL_MS: 5000,
       DATABASE_POOL_SIZE: 10,
       WORKER_HEARTBEAT_TIMEOUT_SECONDS: 60,
+      WORKER_JOB_DEADLINE_SECONDS: 300,
     });
   });
 
