@@ -39,6 +39,7 @@ describe('palisade enroll', () => {
     expect(server.requests[0]?.body).not.toContain(privateKey);
     expect(text).toBe(TUNNEL.config.replace('YOUR_PRIVATE_KEY', privateKey));
     expect(lines.join('\n')).toContain('sudo wg-quick up');
+    expect(lines[0]).toMatch(/^warning: http:\/\/127\.0\.0\.1:\d+ is plain http/);
   });
 
   it('uses wg genkey and wg pubkey when wireguard-tools are installed', async () => {

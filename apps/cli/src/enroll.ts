@@ -29,6 +29,8 @@ export async function enroll(cmd: Enroll, system: System, log: (line: string) =>
     );
   }
   await ensureWritable(cmd, cmd.force);
+  if (cmd.url.protocol === 'http:')
+    log(`warning: ${cmd.url.origin} is plain http: the token travels unencrypted (use https:// outside a trusted network)`);
   const keys = await newKeyPair(system);
   log(`generated a WireGuard key pair (${keys.source === 'wg' ? 'wg genkey' : 'Node crypto'}); public key ${keys.publicKey}`);
   const redeemed = await redeemToken(cmd.url, cmd.token, keys.publicKey, fetchImpl);
