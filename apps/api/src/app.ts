@@ -26,6 +26,7 @@ import { authRoutes } from '#src/modules/auth/auth.routes.js';
 import { ldapRoutes } from '#src/modules/ldap/ldap.routes.js';
 import { devicesRoutes } from '#src/modules/devices/devices.routes.js';
 import { enrollmentRoutes } from '#src/modules/enrollment/enrollment.routes.js';
+import { passwordResetRoutes } from '#src/modules/enrollment/password-reset.routes.js';
 import { enrollmentClientRoutes } from '#src/modules/enrollment/client-routes.js';
 import { directorySyncRoutes } from '#src/modules/directory-sync/directory-sync.routes.js';
 import { ldapSyncRoutes } from '#src/modules/ldap/sync.routes.js';
@@ -275,6 +276,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(devicesRoutes);
   await app.register(networkDevicesRoutes);
   await app.register(enrollmentRoutes, { db: database.db, publicUrl: env.PUBLIC_URL, secureCookie: sessionCookie.secure });
+  await app.register(passwordResetRoutes, { db: database.db, publicUrl: env.PUBLIC_URL });
   await app.register(enrollmentClientRoutes, { db: database.db });
   await app.register(gatewaysRoutes);
   await app.register(statsRoutes);

@@ -13,7 +13,7 @@ import { type RouteWalk, startRouteWalk } from '#test/route-walk.js';
 import { bodyOf, startSmtpServer, type TestSmtpServer } from '#test/smtp-server.js';
 import { LDAP_SYNC_FIXTURES, stopLdapSyncWalk } from '#src/modules/ldap/sync-walk.test-support.js';
 import { closeWalkIdp, EXTERNAL_IDP_FIXTURES } from '#test/support/external-idp-walk.js';
-import { ENROLLMENT_FIXTURES } from '#src/modules/enrollment/enrollment-walk.test-support.js';
+import { ENROLLMENT_FIXTURES, resetToken, stopEnrollmentWalk } from '#src/modules/enrollment/enrollment-walk.test-support.js';
 
 /**
  * ADR-005 / issue "Domain events" §5: walk every registered `/api/v1` route that changes state
@@ -39,6 +39,8 @@ const NON_MUTATING: Record<string, string> = {
     'tells the consent page what the waiting OpenID authorization asks for; POST /oauth/authorize records the decision (oauth_app.authorized)',
   'POST /api/v1/vpn_session/start':
     'hands out a challenge for the MFA of a VPN session; nothing changes until POST /vpn_session/finish (which records vpn_session.started)',
+  'POST /api/v1/password_reset/start':
+    'checks a password reset link without spending it; POST /password_reset/finish records password_reset.completed',
 };
 
 /**
@@ -810,6 +812,7 @@ describe('route-walking events: every state-changing route records who did what,
     await Promise.all(smtpServers.map((s) => s.close()));
     await stopLdapSyncWalk();
     await closeWalkIdp();
+    await stopEnrollmentWalk();
     await t.close();
   });
 
@@ -963,6 +966,11 @@ describe('route-walking events: every state-changing route records who did what,
         return { url: '/api/v1/auth/email/init', object: { type: 'user' } };
       })(),
       'POST /api/v1/auth/webauthn/init': { url: '/api/v1/auth/webauthn/init', object: { type: 'user' } },
+      'POST /api/v1/password_reset/start': {
+        url: '/api/v1/password_reset/start',
+        payload: { token: await resetToken(w, w.admin.id) },
+        object: { type: 'user' },
+      },
       'POST /api/v1/auth/webauthn/start': {
         url: '/api/v1/auth/webauthn/start',
         cookie: await pendingCookie(w, w.admin),

@@ -4901,6 +4901,275 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user/{username}/reset_password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email the user a password reset link (valid 1 hour, once)
+         * @description 400 `mail.not_configured` without SMTP, 400 `mail.send_failed` when the server refuses (no link stays valid then).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    username: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        locale?: "en" | "ko" | "pl";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PasswordResetSent"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/password_reset/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password reset link by email ("Forgot password?")
+         * @description Always 202 with no body, whether or not an account has the address (nothing reveals it); the link goes out by the mail queue. 429 `request.rate_limited` per client address.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        email: string;
+                        /** @enum {string} */
+                        locale?: "en" | "ko" | "pl";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/password_reset/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a password reset link (the token is not spent)
+         * @description 400 `password_reset.token_invalid` for a wrong, expired, used or revoked token; 429 `request.rate_limited`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PasswordResetInfo"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/password_reset/finish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password with a reset link; the account is signed out everywhere */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/enrollment/client/network_device": {
         parameters: {
             query?: never;
@@ -6702,7 +6971,7 @@ export interface paths {
                     to?: string;
                     user?: string[];
                     module?: ("auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning" | "ldap")[];
-                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed")[];
+                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed" | "password_reset.requested" | "password_reset.completed")[];
                     sort?: "-timestamp" | "timestamp";
                 };
                 header?: never;
@@ -6840,7 +7109,7 @@ export interface paths {
                     to?: string;
                     user?: string[];
                     module?: ("auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning" | "ldap")[];
-                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed")[];
+                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed" | "password_reset.requested" | "password_reset.completed")[];
                     sort?: "-timestamp" | "timestamp";
                     format?: "csv" | "jsonl";
                 };
@@ -11911,7 +12180,7 @@ export interface components {
             /** @enum {string} */
             module: "auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning" | "ldap";
             /** @enum {string} */
-            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed";
+            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed" | "password_reset.requested" | "password_reset.completed";
             object_type?: string;
             object_id?: string;
             object_name?: string;
@@ -12725,7 +12994,7 @@ export interface components {
             /** @enum {string} */
             module: "auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning" | "ldap";
             /** @enum {string} */
-            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed";
+            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed" | "password_reset.requested" | "password_reset.completed";
             object_type?: string;
             object_id?: string;
             object_name?: string;

@@ -235,6 +235,11 @@ export const ROUTE_ACCESS = {
   'POST /api/v1/enrollment/password': rule('public', 'enrollment.set_password'),
   'POST /api/v1/enrollment/device': rule('public', 'enrollment.add_device'),
   'POST /api/v1/enrollment/finish': rule('public', 'enrollment.finish'),
+  // Password reset: the admin sends a link; "Forgot password?" asks for one (always 202).
+  'POST /api/v1/user/:username/reset_password': rule('admin', 'password_reset.send'),
+  'POST /api/v1/password_reset/request': rule('public', 'password_reset.request'),
+  'POST /api/v1/password_reset/start': rule('public', 'password_reset.check'),
+  'POST /api/v1/password_reset/finish': rule('public', 'password_reset.finish'),
 
   // YubiKey provisioning (docs/provisioning.md): admin routes, then the station routes.
   'GET /api/v1/worker': worker('admin', 'worker.list'),

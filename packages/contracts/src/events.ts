@@ -162,6 +162,8 @@ export const EVENT_CATALOGUE = {
   'enrollment.desktop_started': { module: 'enrollment' },
   'enrollment.password_set': { module: 'enrollment' },
   'enrollment.completed': { module: 'enrollment' },
+  'password_reset.requested': { module: 'users' },
+  'password_reset.completed': { module: 'users' },
 } as const satisfies Record<string, EventTypeInfo>;
 
 export type EventType = keyof typeof EVENT_CATALOGUE;

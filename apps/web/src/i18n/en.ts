@@ -1716,6 +1716,8 @@ export const en = {
   'activity.event.enrollment.desktop_started': 'Desktop activation started',
   'activity.event.enrollment.password_set': 'Password set during enrollment',
   'activity.event.enrollment.completed': 'Enrollment completed',
+  'activity.event.password_reset.requested': 'Password reset link sent',
+  'activity.event.password_reset.completed': 'Password reset',
   'nav.provisioners': 'Provisioners',
   'settings.module.workerHint':
     'Lets administrators provision YubiKeys at provisioning stations (Provisioners). When off, the Provisioners screen disappears from the console and the provisioning API, stations included, answers “module disabled” (404). Stations, YubiKeys and keys are kept.',

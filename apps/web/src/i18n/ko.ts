@@ -1658,6 +1658,8 @@ export const ko: Catalogue = {
   'activity.event.enrollment.desktop_started': '데스크톱 활성화 시작됨',
   'activity.event.enrollment.password_set': '등록 중 비밀번호 설정됨',
   'activity.event.enrollment.completed': '등록 완료됨',
+  'activity.event.password_reset.requested': '비밀번호 재설정 링크 발송됨',
+  'activity.event.password_reset.completed': '비밀번호 재설정됨',
   'nav.provisioners': '프로비저너',
   'settings.module.workerHint':
     '관리자가 프로비저닝 스테이션에서 YubiKey를 프로비저닝할 수 있게 합니다(프로비저너). 끄면 콘솔에서 프로비저너 화면이 사라지고, 스테이션을 포함한 프로비저닝 API가 “모듈 비활성화됨”(404)으로 응답합니다. 스테이션, YubiKey와 키는 유지됩니다.',

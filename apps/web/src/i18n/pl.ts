@@ -1840,6 +1840,8 @@ export const pl: Catalogue = {
   'activity.event.enrollment.desktop_started': 'Rozpoczęto aktywację aplikacji',
   'activity.event.enrollment.password_set': 'Ustawiono hasło podczas rejestracji',
   'activity.event.enrollment.completed': 'Zakończono rejestrację',
+  'activity.event.password_reset.requested': 'Wysłano link do resetowania hasła',
+  'activity.event.password_reset.completed': 'Zresetowano hasło',
   'nav.provisioners': 'Stacje provisioningu',
   'settings.module.workerHint':
     'Pozwala administratorom przygotowywać klucze YubiKey na stacjach provisioningu (Stacje provisioningu). Po wyłączeniu ekran stacji znika z konsoli, a API provisioningu, także dla stacji, odpowiada „moduł wyłączony” (404). Stacje, klucze YubiKey i klucze pozostają zachowane.',

@@ -47,6 +47,12 @@ export class UserTokensRepo {
     return rows.length > 0;
   }
 
+  /** The account with this email address (addresses are unique, case-insensitively). */
+  async findUserByEmail(email: string): Promise<TokenUser | undefined> {
+    const [row] = await this.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`).limit(1);
+    return row;
+  }
+
   async delete(id: number): Promise<void> {
     await this.db.delete(userTokens).where(eq(userTokens.id, id));
   }
