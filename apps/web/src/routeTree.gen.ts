@@ -13,6 +13,7 @@ import { Route as AuthedRouteImport } from './routes/_authed'
 import { Route as ConsentRouteImport } from './routes/consent'
 import { Route as EnrollmentRouteImport } from './routes/enrollment'
 import { Route as LoginRouteImport } from './routes/login'
+import { Route as PasswordResetRouteImport } from './routes/password-reset'
 import { Route as AuthedIndexRouteImport } from './routes/_authed/index'
 import { Route as AuthedAdminRouteImport } from './routes/_authed/_admin'
 import { Route as AuthCallbackRouteImport } from './routes/auth.callback'
@@ -60,6 +61,11 @@ const EnrollmentRoute = EnrollmentRouteImport.update({
 const LoginRoute = LoginRouteImport.update({
   id: '/login',
   path: '/login',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PasswordResetRoute = PasswordResetRouteImport.update({
+  id: '/password-reset',
+  path: '/password-reset',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AuthedIndexRoute = AuthedIndexRouteImport.update({
@@ -223,6 +229,7 @@ export interface FileRoutesByFullPath {
   '/consent': typeof ConsentRoute
   '/enrollment': typeof EnrollmentRoute
   '/login': typeof LoginRoute
+  '/password-reset': typeof PasswordResetRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/redirect': typeof AuthRedirectRoute
   '/connected-users': typeof AuthedAdminConnectedUsersRoute
@@ -255,6 +262,7 @@ export interface FileRoutesByTo {
   '/consent': typeof ConsentRoute
   '/enrollment': typeof EnrollmentRoute
   '/login': typeof LoginRoute
+  '/password-reset': typeof PasswordResetRoute
   '/': typeof AuthedIndexRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/redirect': typeof AuthRedirectRoute
@@ -290,6 +298,7 @@ export interface FileRoutesById {
   '/consent': typeof ConsentRoute
   '/enrollment': typeof EnrollmentRoute
   '/login': typeof LoginRoute
+  '/password-reset': typeof PasswordResetRoute
   '/_authed/_admin': typeof AuthedAdminRouteWithChildren
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/redirect': typeof AuthRedirectRoute
@@ -327,6 +336,7 @@ export interface FileRouteTypes {
     | '/consent'
     | '/enrollment'
     | '/login'
+    | '/password-reset'
     | '/auth/callback'
     | '/auth/redirect'
     | '/connected-users'
@@ -359,6 +369,7 @@ export interface FileRouteTypes {
     | '/consent'
     | '/enrollment'
     | '/login'
+    | '/password-reset'
     | '/'
     | '/auth/callback'
     | '/auth/redirect'
@@ -393,6 +404,7 @@ export interface FileRouteTypes {
     | '/consent'
     | '/enrollment'
     | '/login'
+    | '/password-reset'
     | '/_authed/_admin'
     | '/auth/callback'
     | '/auth/redirect'
@@ -429,6 +441,7 @@ export interface RootRouteChildren {
   ConsentRoute: typeof ConsentRoute
   EnrollmentRoute: typeof EnrollmentRoute
   LoginRoute: typeof LoginRoute
+  PasswordResetRoute: typeof PasswordResetRoute
   AuthCallbackRoute: typeof AuthCallbackRoute
   AuthRedirectRoute: typeof AuthRedirectRoute
 }
@@ -461,6 +474,13 @@ declare module '@tanstack/react-router' {
       path: '/login'
       fullPath: '/login'
       preLoaderRoute: typeof LoginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/password-reset': {
+      id: '/password-reset'
+      path: '/password-reset'
+      fullPath: '/password-reset'
+      preLoaderRoute: typeof PasswordResetRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/_authed/': {
@@ -747,6 +767,7 @@ const rootRouteChildren: RootRouteChildren = {
   ConsentRoute: ConsentRoute,
   EnrollmentRoute: EnrollmentRoute,
   LoginRoute: LoginRoute,
+  PasswordResetRoute: PasswordResetRoute,
   AuthCallbackRoute: AuthCallbackRoute,
   AuthRedirectRoute: AuthRedirectRoute,
 }

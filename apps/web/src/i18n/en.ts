@@ -1870,6 +1870,13 @@ export const en = {
   'reset.doneTitle': 'Password changed',
   'reset.doneText': 'Sign in as {{username}} with your new password.',
   'login.forgotPassword': 'Forgot password?',
+  'enrollment.action.desktop': 'Activate a desktop client',
+  'desktop.title': 'Desktop activation for {{username}}',
+  'desktop.once': 'Shown only now. Valid until {{date}}, for one use. A new activation replaces it.',
+  'desktop.purpose':
+    "A client activates with this URL and token: it makes its own key pair, registers the public key as a device of this user and receives the configs of the user's locations.",
+  'desktop.qr': 'QR code with the URL and token',
+  'desktop.url': 'Instance URL',
 } as const satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;

@@ -1812,4 +1812,11 @@ export const ko: Catalogue = {
   'reset.doneTitle': '비밀번호가 변경되었습니다',
   'reset.doneText': '새 비밀번호로 {{username}} 계정에 로그인하세요.',
   'login.forgotPassword': '비밀번호를 잊으셨나요?',
+  'enrollment.action.desktop': '데스크톱 클라이언트 활성화',
+  'desktop.title': '{{username}} 데스크톱 활성화',
+  'desktop.once': '지금만 표시됩니다. {{date}}까지 한 번 사용할 수 있습니다. 새로 활성화하면 이 토큰은 대체됩니다.',
+  'desktop.purpose':
+    '클라이언트는 이 URL과 토큰으로 활성화합니다. 자체 키 쌍을 만들고 공개 키를 이 사용자의 기기로 등록한 뒤 사용자 위치의 설정을 받습니다.',
+  'desktop.qr': 'URL과 토큰이 담긴 QR 코드',
+  'desktop.url': '인스턴스 URL',
 };

@@ -1999,4 +1999,11 @@ export const pl: Catalogue = {
   'reset.doneTitle': 'Hasło zmienione',
   'reset.doneText': 'Zaloguj się jako {{username}} nowym hasłem.',
   'login.forgotPassword': 'Nie pamiętasz hasła?',
+  'enrollment.action.desktop': 'Aktywuj aplikację kliencką',
+  'desktop.title': 'Aktywacja aplikacji: {{username}}',
+  'desktop.once': 'Widoczny tylko teraz. Ważny do {{date}}, jednorazowy. Nowa aktywacja go zastępuje.',
+  'desktop.purpose':
+    'Klient aktywuje się tym adresem i tokenem: tworzy własną parę kluczy, rejestruje klucz publiczny jako urządzenie tego użytkownika i otrzymuje konfiguracje jego lokalizacji.',
+  'desktop.qr': 'Kod QR z adresem i tokenem',
+  'desktop.url': 'Adres instancji',
 };

@@ -1,5 +1,5 @@
 import { LoginBodySchema, type MfaRequired } from '@palisade/contracts';
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import type { FormEvent } from 'react';
 import { Button } from '@/components/Button';
 import { TextField } from '@/components/TextField';
@@ -66,6 +66,9 @@ export function LoginForm({ instance, onMfaRequired }: LoginFormProps) {
         onValueChange={(v) => form.setValue('password', v)}
         error={form.errors.password}
       />
+      <Link to="/password-reset" search={{}} className="auth-form__forgot">
+        {t('login.forgotPassword')}
+      </Link>
       <Button type="submit" variant="primary" className="btn--block" isLoading={login.isPending}>
         {login.isPending ? t('login.submitting') : t('login.submit')}
       </Button>

@@ -1,9 +1,10 @@
 import type { User } from '@palisade/contracts';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from '@/i18n/use-translation';
+import { ResetPasswordDialog } from './ResetPasswordDialog';
 import { StartEnrollmentDialog } from './StartEnrollmentDialog';
 
-type Open = 'enroll' | undefined;
+type Open = 'enroll' | 'reset' | undefined;
 
 /** The user list's onboarding actions: menu items and the dialog they open. */
 export function useEnrollmentActions(user: User): { items: { label: string; onSelect: () => void }[]; dialog: ReactNode } {
@@ -11,7 +12,15 @@ export function useEnrollmentActions(user: User): { items: { label: string; onSe
   const [open, setOpen] = useState<Open>(undefined);
   const close = () => setOpen(undefined);
   return {
-    items: [{ label: t('enrollment.action.start'), onSelect: () => setOpen('enroll') }],
-    dialog: open === 'enroll' ? <StartEnrollmentDialog user={user} onClose={close} /> : null,
+    items: [
+      { label: t('enrollment.action.start'), onSelect: () => setOpen('enroll') },
+      { label: t('enrollment.action.resetPassword'), onSelect: () => setOpen('reset') },
+    ],
+    dialog:
+      open === 'enroll' ? (
+        <StartEnrollmentDialog user={user} onClose={close} />
+      ) : open === 'reset' ? (
+        <ResetPasswordDialog user={user} onClose={close} />
+      ) : null,
   };
 }
