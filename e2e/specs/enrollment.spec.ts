@@ -87,5 +87,10 @@ test('admin starts a manual enrollment; the new person sets a password, adds the
     await expect(person.getByText('laptop', { exact: true }).first()).toBeVisible();
   } finally {
     await context.close();
+    // Leave the enrollment settings as the next specs expect them (defaults).
+    const restored = await page.context().request.patch('/api/v1/settings', {
+      data: { enrollment_vpn_step_optional: true, enrollment_welcome_message: '' },
+    });
+    expect(restored.status()).toBe(200);
   }
 });
