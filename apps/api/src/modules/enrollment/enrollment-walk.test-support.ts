@@ -77,6 +77,10 @@ export const ENROLLMENT_FIXTURES = {
       object: { type: 'user', id: target.id },
     };
   },
+  'POST /api/v1/user/:username/start_desktop': async (w: WalkWorld) => {
+    const target = await w.newUser();
+    return { url: `/api/v1/user/${target.username}/start_desktop`, payload: {}, object: { type: 'user', id: target.id } };
+  },
   'POST /api/v1/enrollment/start': async (w: WalkWorld, caller: WalkCaller) => ({
     url: '/api/v1/enrollment/start',
     payload: { token: await enrollmentToken(w, caller.username) },

@@ -7,6 +7,8 @@ import {
   EnrollmentSessionSchema,
   EnrollmentStartedSchema,
   EnrollmentTokenBodySchema,
+  DesktopActivationSchema,
+  StartDesktopBodySchema,
   StartEnrollmentBodySchema,
   UsernameParamsSchema,
 } from '@palisade/contracts';
@@ -59,6 +61,25 @@ export const enrollmentRoutes: FastifyPluginAsyncZod<EnrollmentRoutesOptions> = 
     async (request, reply) => {
       const started = await admin.startEnrollment(actorOf(request), request.params.username, request.body, baseUrlOf(publicUrl, request));
       return noStore(reply).send(started);
+    },
+  );
+
+  app.post(
+    '/api/v1/user/:username/start_desktop',
+    {
+      schema: {
+        tags,
+        summary: 'Start desktop activation: a one-time token and the URL a client redeems it at, answered once',
+        description:
+          'Issues a desktop-activation token (revoking the earlier unused one) valid for `enrollment_token_lifetime_hours`. A client redeems it through the client API (docs/cli.md) to register a public key and fetch its configs.',
+        params: UsernameParamsSchema,
+        body: StartDesktopBodySchema,
+        response: { 200: DesktopActivationSchema, ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const activation = await admin.startDesktop(actorOf(request), request.params.username, baseUrlOf(publicUrl, request));
+      return noStore(reply).send(activation);
     },
   );
 
