@@ -100,11 +100,14 @@ test('with the WireGuard module off its navigation, screens and device sections 
       'Webhooks',
       'Provisioners',
       'OpenID apps',
+      'Enrollment',
       'Settings',
       'Activity log',
       'My profile',
     ]);
     await page.goto('/locations');
+    await expect(page.getByRole('heading', { name: 'Module disabled' })).toBeVisible();
+    await page.goto('/acl');
     await expect(page.getByRole('heading', { name: 'Module disabled' })).toBeVisible();
     await expect(page.getByText('This module is disabled by an administrator.')).toBeVisible();
     await expect(page).toHaveTitle('Module disabled · Palisade');
