@@ -17,9 +17,11 @@ const isClientError = (error: unknown) => error instanceof ApiError && error.sta
  * remember why, so the login page says so. A `module.disabled` answer means the module switches
  * changed since the console loaded them: refresh them, so its screens and navigation go away.
  */
-function onAnyError(queryClient: QueryClient, error: unknown) {
+export function onAnyError(queryClient: QueryClient, error: unknown) {
   if (!(error instanceof ApiError)) return;
-  if (error.status === 401 && useAuthStore.getState().user) useAuthStore.getState().endSession();
+  // The public enrollment flow answers 401 for its own expired cookie: that says nothing about the console session.
+  const isConsoleSession = error.code !== 'enrollment.token_invalid';
+  if (error.status === 401 && isConsoleSession && useAuthStore.getState().user) useAuthStore.getState().endSession();
   if (error.code === 'module.disabled') void queryClient.invalidateQueries({ queryKey: appKeys.essentials });
 }
 
