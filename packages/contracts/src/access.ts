@@ -234,7 +234,7 @@ export const ROUTE_ACCESS = {
   'POST /api/v1/enrollment/start': rule('public', 'enrollment.redeem'),
   'GET /api/v1/enrollment/session': rule('public', 'enrollment.read'),
   'POST /api/v1/enrollment/password': rule('public', 'enrollment.set_password'),
-  'POST /api/v1/enrollment/device': rule('public', 'enrollment.add_device'),
+  'POST /api/v1/enrollment/device': wireguard('public', 'enrollment.add_device'),
   'POST /api/v1/enrollment/finish': rule('public', 'enrollment.finish'),
   // Password reset: the admin sends a link; "Forgot password?" asks for one (always 202).
   'POST /api/v1/user/:username/reset_password': rule('admin', 'password_reset.send'),

@@ -21,6 +21,10 @@ interface Redeemed {
   user: TokenUser;
 }
 
+/** The VPN step is mandatory only when the settings say so and the WireGuard module is on. */
+const vpnStepOptional = (settings: { enrollmentVpnStepOptional: boolean; wireguardEnabled: boolean }) =>
+  settings.enrollmentVpnStepOptional || !settings.wireguardEnabled;
+
 /** The enrolling person as the activity log names them (the token is their credential). */
 const enrolleeActor = (user: TokenUser, origin: RequestOrigin): EventActor => ({
   type: 'user',
@@ -80,7 +84,7 @@ export class EnrollmentFlowService {
     return {
       user: { username: user.username, first_name: user.firstName, last_name: user.lastName, email: user.email },
       welcome_message: settings.enrollmentWelcomeMessage,
-      vpn_step_optional: settings.enrollmentVpnStepOptional,
+      vpn_step_optional: vpnStepOptional(settings),
       password_set: user.passwordHash !== null,
       devices_added: await this.#devicesAdded(token, user),
       locations,
@@ -124,7 +128,7 @@ export class EnrollmentFlowService {
     if (user.passwordHash === null) {
       throw new HttpProblem(409, 'enrollment.password_required', 'Set a password before finishing enrollment.');
     }
-    if (!settings.enrollmentVpnStepOptional && (await this.#devicesAdded(token, user)) === 0) {
+    if (!vpnStepOptional(settings) && (await this.#devicesAdded(token, user)) === 0) {
       throw new HttpProblem(409, 'enrollment.device_required', 'Add a VPN device before finishing enrollment.');
     }
     await this.db.transaction(async (raw) => {

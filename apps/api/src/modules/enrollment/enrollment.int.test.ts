@@ -170,6 +170,21 @@ describe('enrollment', () => {
     expect((await step(cookie, '/api/v1/enrollment/finish', {})).statusCode).toBe(200);
   });
 
+  it('with the WireGuard module off the device step is refused and the VPN step is optional whatever the setting', async () => {
+    await newcomer('vic');
+    await t.request('PATCH', '/api/v1/settings', {
+      cookie: admin,
+      payload: { enrollment_vpn_step_optional: false, wireguard_enabled: false },
+    });
+    const token = await manualToken('vic');
+    expect((await open(token)).json().vpn_step_optional).toBe(true);
+    const cookie = await flowCookie(token);
+    const device = await step(cookie, '/api/v1/enrollment/device', { name: 'phone', wireguard_pubkey: generateKeyPair().publicKey });
+    expect(problemOf(device)).toMatchObject({ status: 404, code: 'module.disabled' });
+    await step(cookie, '/api/v1/enrollment/password', { password: NEW_PASSWORD });
+    expect((await step(cookie, '/api/v1/enrollment/finish', {})).statusCode).toBe(200);
+  });
+
   it('emails the enrollment link in the requested language; the link opens the flow; no SMTP means no token', async () => {
     await newcomer('rita');
     expect(problemOf(await start('rita', { send_email: true }))).toMatchObject({ status: 400, code: 'mail.not_configured' });
