@@ -22,7 +22,7 @@ const CONFIG =
 
 let calls: { method: string; path: string; body: unknown }[] = [];
 
-function serve(session: EnrollmentSession, overrides: Record<string, () => Response> = {}) {
+function serve(session: EnrollmentSession, overrides: Record<string, () => Response> = {}, essentials: Record<string, unknown> = {}) {
   setFetchHandler(async (request) => {
     const path = new URL(request.url).pathname;
     const body = request.method === 'GET' ? undefined : await request.json().catch(() => undefined);
@@ -45,7 +45,7 @@ function serve(session: EnrollmentSession, overrides: Record<string, () => Respo
       case '/api/v1/enrollment/finish':
         return jsonResponse(200, { username: 'nina', welcome_email_sent: true });
       default:
-        return jsonResponse(200, { instance_name: 'Palisade' });
+        return jsonResponse(200, { instance_name: 'Palisade', ...essentials });
     }
   });
 }
@@ -108,6 +108,17 @@ describe('Enrollment page', () => {
     renderPublicPage({ enrollment: EnrollmentPage }, '/enrollment?token=abc123');
     fireEvent.click(await screen.findByRole('button', { name: 'Continue' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Skip this step' }));
+    expect(await screen.findByRole('heading', { name: 'You are all set' })).toBeTruthy();
+    expect(calls.some((c) => c.path === '/api/v1/enrollment/device')).toBe(false);
+  });
+
+  it('has no VPN device step while the WireGuard module is off: the password ends the flow', async () => {
+    serve({ ...SESSION, vpn_step_optional: true }, {}, { wireguard_enabled: false });
+    renderPublicPage({ enrollment: EnrollmentPage }, '/enrollment?token=abc123');
+    const steps = await screen.findByRole('list', { name: 'Enrollment steps' });
+    await waitFor(() => expect(within(steps).queryByText('VPN device')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await setPassword('Abcdef1!x');
     expect(await screen.findByRole('heading', { name: 'You are all set' })).toBeTruthy();
     expect(calls.some((c) => c.path === '/api/v1/enrollment/device')).toBe(false);
   });

@@ -4,6 +4,7 @@ import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/Button';
 import { StateMessage } from '@/components/StateMessage';
+import { useModuleEnabled } from '@/features/app/modules';
 import type { MessageKey } from '@/i18n/en';
 import { useTranslation } from '@/i18n/use-translation';
 import { EnrollmentDeviceStep } from './EnrollmentDeviceStep';
@@ -63,18 +64,21 @@ function EnrollmentFlow({ session }: { session: EnrollmentSession }) {
   const { t, language } = useTranslation();
   const [step, setStep] = useState<Step>('welcome');
   const [finished, setFinished] = useState<EnrollmentFinished | undefined>(undefined);
+  // Without the WireGuard module there are no VPN devices: the flow goes from the password to the end.
+  const hasVpnStep = useModuleEnabled('wireguard');
+  const steps = hasVpnStep ? STEPS : STEPS.filter(([id]) => id !== 'device');
   const password = useMutation({ mutationFn: setEnrollmentPassword });
   const finish = useMutation({ mutationFn: () => finishEnrollment(language), onSuccess: (done) => setFinished(done) });
-  const goToDevice = () => setStep('device');
   const complete = () => {
     setStep('done');
     finish.mutate();
   };
+  const goToDevice = () => (hasVpnStep ? setStep('device') : complete());
 
   return (
     <PublicCard isWide>
       <ol className="enrollment-steps" aria-label={t('enrollment.flow.steps')}>
-        {STEPS.map(([id, label]) => (
+        {steps.map(([id, label]) => (
           <li key={id} aria-current={id === step ? 'step' : undefined}>
             {t(label)}
           </li>
@@ -87,7 +91,7 @@ function EnrollmentFlow({ session }: { session: EnrollmentSession }) {
           </h1>
           {session.welcome_message.trim() ? <MarkdownView markdown={session.welcome_message} className="enrollment-welcome" /> : null}
           <div className="enrollment-actions">
-            <Button variant="primary" onClick={() => setStep(session.password_set ? 'device' : 'password')}>
+            <Button variant="primary" onClick={() => (session.password_set ? goToDevice() : setStep('password'))}>
               {t('enrollment.flow.next')}
             </Button>
           </div>
