@@ -2,7 +2,7 @@ import { ROUTE_ACCESS, type RouteRule } from '@palisade/contracts';
 import { generateKeyPair } from '@palisade/wireguard';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliTokens, gateways, groupMembers, groups, oauthClients, sessions, settings, yubikeys } from '#src/db/schema/index.js';
+import { cliTokens, gateways, groupMembers, groups, oauthClients, sessions, settings, userTokens, yubikeys } from '#src/db/schema/index.js';
 import { randomToken, sha256 } from '#src/lib/crypto.js';
 import { freshSshPublicKey } from '#src/modules/auth-keys/auth-key-fixtures.test-support.js';
 import { SoftAuthenticator } from '#src/modules/mfa/webauthn/soft-authenticator.js';
@@ -370,6 +370,23 @@ const FIXTURES: Record<string, Fixture> = {
       anonymous: true,
       payload: { token, wireguard_pubkey: newKey() },
       object: { type: 'network_device' },
+    };
+  },
+  // Desktop activation: the client acts for the token's user (here the caller).
+  'POST /api/v1/enrollment/client/desktop': async (w, caller) => {
+    await w.newLocation();
+    const token = randomToken(32);
+    await w.db.insert(userTokens).values({
+      userId: caller.id,
+      purpose: 'desktop',
+      tokenHash: sha256(token),
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
+    return {
+      url: '/api/v1/enrollment/client/desktop',
+      anonymous: true,
+      payload: { token, name: `desk${w.n}`, wireguard_pubkey: newKey() },
+      object: { type: 'device' },
     };
   },
   'DELETE /api/v1/device/network/pending/:id': async (w) => {

@@ -5339,6 +5339,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/enrollment/client/desktop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Activate a client with a desktop-activation token: registers its public key as a device of the token’s user */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                        name: string;
+                        wireguard_pubkey: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ActivatedDesktop"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/network/gateways": {
         parameters: {
             query?: never;
@@ -12175,6 +12264,16 @@ export interface components {
             };
             tunnel: components["schemas"]["ClientTunnelInput"];
         };
+        ActivatedDesktopInput: {
+            device: {
+                id: number;
+                name: string;
+            };
+            user: {
+                username: string;
+            };
+            tunnels: components["schemas"]["ClientTunnelInput"][];
+        };
         RecoveryCodesInput: {
             codes: string[];
         };
@@ -12988,6 +13087,16 @@ export interface components {
                 name: string;
             };
             tunnel: components["schemas"]["ClientTunnel"];
+        };
+        ActivatedDesktop: {
+            device: {
+                id: number;
+                name: string;
+            };
+            user: {
+                username: string;
+            };
+            tunnels: components["schemas"]["ClientTunnel"][];
         };
         RecoveryCodes: {
             codes: string[];

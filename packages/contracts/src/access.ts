@@ -152,6 +152,7 @@ export const ROUTE_ACCESS = {
   'POST /api/v1/device/network/start_cli/:id': wireguard('admin', 'network_device.start_cli'),
   // The token-only client API (docs/cli.md): the one-time token is the credential; off with the WireGuard module.
   'POST /api/v1/enrollment/client/network_device': wireguard('public', 'network_device.enroll_cli'),
+  'POST /api/v1/enrollment/client/desktop': wireguard('public', 'device.activate_desktop'),
   'GET /api/v1/device/network/pending': wireguard('admin', 'network_device.list_pending'),
   'DELETE /api/v1/device/network/pending/:id': wireguard('admin', 'network_device.delete_pending'),
   'GET /api/v1/device/network/:id': wireguard('admin', 'network_device.read'),

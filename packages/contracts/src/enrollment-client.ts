@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { wireguardKeySchema } from './devices.js';
+import { deviceNameSchema, wireguardKeySchema } from './devices.js';
 
 /**
  * The token-only client API (docs/cli.md): a machine redeems a one-time token with the public key
@@ -45,3 +45,21 @@ export const RedeemedCliTokenSchema = z
   })
   .meta({ id: 'RedeemedCliToken' });
 export type RedeemedCliToken = z.infer<typeof RedeemedCliTokenSchema>;
+
+/** Desktop activation (`start_desktop`): a client registers its key as a device of the token's user. */
+export const RedeemDesktopTokenBodySchema = z.strictObject({
+  token: clientTokenSchema,
+  name: deviceNameSchema,
+  wireguard_pubkey: wireguardKeySchema,
+});
+export type RedeemDesktopTokenBody = z.infer<typeof RedeemDesktopTokenBodySchema>;
+
+export const ActivatedDesktopSchema = z
+  .object({
+    device: z.object({ id: z.number().int(), name: z.string() }),
+    user: z.object({ username: z.string() }),
+    /** One tunnel per location the user may use (none when they may use none). */
+    tunnels: z.array(ClientTunnelSchema),
+  })
+  .meta({ id: 'ActivatedDesktop' });
+export type ActivatedDesktop = z.infer<typeof ActivatedDesktopSchema>;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
 import { queryRows } from '#src/db/rows.js';
-import { authFailures, cliTokens } from '#src/db/schema/index.js';
+import { authFailures, cliTokens, groupMembers, groups, userTokens } from '#src/db/schema/index.js';
 
 export interface ConsumedCliToken {
   id: number;
@@ -33,6 +33,25 @@ export class ClientCliRepo {
            returning id, device_id, spec, created_by`,
     );
     return row;
+  }
+
+  /** Spends a desktop-activation token like `consume` (unknown, used, expired alike); its user. */
+  async consumeDesktop(tokenHash: string): Promise<{ user_id: number } | undefined> {
+    const [row] = await queryRows<{ user_id: number }>(
+      this.db,
+      sql`update ${userTokens} set used_at = now()
+           where token_hash = ${tokenHash} and purpose = 'desktop' and used_at is null and expires_at > now()
+           returning user_id`,
+    );
+    return row;
+  }
+
+  async isAdmin(userId: number): Promise<boolean> {
+    const rows = await queryRows<{ one: number }>(
+      this.db,
+      sql`select 1 as one from ${groupMembers} gm join ${groups} g on g.id = gm.group_id where gm.user_id = ${userId} and g.is_admin`,
+    );
+    return rows.length > 0;
   }
 
   /** Whether the key is locked out now (the login lockout's table, `auth_failures`). */

@@ -21,8 +21,26 @@ const INVALID_DETAIL = 'This enrollment token is unknown, already used or expire
 
 export const clientTokenInvalid = () => new HttpProblem(400, 'client_token.invalid', INVALID_DETAIL);
 
+/**
+ * Runs a redemption for a client address that is not locked out (429 otherwise), counting an
+ * invalid token against the address (the login lockout's table; valid tokens are not counted).
+ */
+export async function countedRedemption<T>(db: Db, origin: RequestOrigin, redeem: () => Promise<T>): Promise<T> {
+  const failures = new ClientCliRepo(db);
+  const ipKey = `client_token_ip:${origin.ip ?? ''}`;
+  if (await failures.locked(ipKey)) {
+    throw new HttpProblem(429, 'client_token.too_many_attempts', 'Too many failed enrollment attempts from this address. Try again later.');
+  }
+  try {
+    return await redeem();
+  } catch (error) {
+    if (error instanceof HttpProblem && error.code === 'client_token.invalid') await failures.countFailure(ipKey, CLIENT_TOKEN_IP_POLICY);
+    throw error;
+  }
+}
+
 /** The tunnel a client sets up for its device in one location. */
-export function clientTunnel(location: LocationRow, ips: string[]): ClientTunnel {
+export function clientTunnel(location: LocationRow, ips: string[], disableAllTraffic = false): ClientTunnel {
   return {
     location_id: location.id,
     location_name: location.name,
@@ -30,9 +48,9 @@ export function clientTunnel(location: LocationRow, ips: string[]): ClientTunnel
     dns: location.dns,
     public_key: location.pubkey,
     endpoint: formatEndpoint(location.endpoint, location.port),
-    allowed_ips: clientAllowedIps(location, false),
+    allowed_ips: clientAllowedIps(location, disableAllTraffic),
     persistent_keepalive: location.keepaliveInterval,
-    config: renderDeviceConfig(location, ips, { disableAllTraffic: false }),
+    config: renderDeviceConfig(location, ips, { disableAllTraffic }),
   };
 }
 
@@ -46,28 +64,16 @@ export class ClientCliService {
   constructor(private readonly db: Db) {}
 
   async redeem(body: RedeemCliTokenBody, origin: RequestOrigin): Promise<RedeemedCliToken> {
-    const failures = new ClientCliRepo(this.db);
-    const ipKey = `client_token_ip:${origin.ip ?? ''}`;
-    if (await failures.locked(ipKey)) {
-      throw new HttpProblem(
-        429,
-        'client_token.too_many_attempts',
-        'Too many failed enrollment attempts from this address. Try again later.',
-      );
-    }
-    try {
-      return await tx(this.db, async (t) => {
+    return countedRedemption(this.db, origin, () =>
+      tx(this.db, async (t) => {
         const token = await new ClientCliRepo(t).consume(sha256(body.token));
         if (!token) throw clientTokenInvalid();
         const actor = await this.#actor(t, token.created_by, origin);
         return token.device_id === null
           ? this.#create(t, token, body.wireguard_pubkey, actor)
           : this.#rekey(t, token.device_id, body.wireguard_pubkey, actor);
-      }).catch(uniqueDeviceProblem);
-    } catch (error) {
-      if (error instanceof HttpProblem && error.code === 'client_token.invalid') await failures.countFailure(ipKey, CLIENT_TOKEN_IP_POLICY);
-      throw error;
-    }
+      }).catch(uniqueDeviceProblem),
+    );
   }
 
   async #actor(t: Db, username: string, origin: RequestOrigin): Promise<EventActor> {
