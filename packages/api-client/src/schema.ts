@@ -12608,6 +12608,7 @@ export interface components {
             webhooks_enabled: boolean;
             worker_enabled: boolean;
             openid_enabled: boolean;
+            external_login_button?: string | null;
         };
         TransferPointInput: {
             collected_at: string;
@@ -13432,6 +13433,7 @@ export interface components {
             webhooks_enabled: boolean;
             worker_enabled: boolean;
             openid_enabled: boolean;
+            external_login_button?: string | null;
         };
         TransferPoint: {
             collected_at: string;

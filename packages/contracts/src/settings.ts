@@ -123,7 +123,15 @@ export const SettingsEssentialsSchema = SettingsSchema.pick({
   webhooks_enabled: true,
   worker_enabled: true,
   openid_enabled: true,
-}).meta({ id: 'SettingsEssentials' });
+})
+  .extend({
+    /**
+     * The login page's external sign-in button (docs/external-openid.md): the provider's display
+     * name ('' = the generic text), or null when no external provider is configured.
+     */
+    external_login_button: z.string().nullable().optional(),
+  })
+  .meta({ id: 'SettingsEssentials' });
 export type SettingsEssentials = z.infer<typeof SettingsEssentialsSchema>;
 
 export const DEFAULT_SETTINGS: Settings = {

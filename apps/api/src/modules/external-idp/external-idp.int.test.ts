@@ -299,6 +299,19 @@ describe('external OpenID provider settings', () => {
     ]);
   });
 
+  it('the public essentials tell the login page whether to show the button, and its text', async () => {
+    const essentials = async () => (await t.request('GET', '/api/v1/settings_essentials')).json().external_login_button;
+    expect(await essentials()).toBeNull();
+    const created = await t.request('POST', '/api/v1/openid/provider', { cookie: admin, payload: { ...body, display_name: 'Acme SSO' } });
+    expect(created.statusCode, created.body).toBe(201);
+    try {
+      expect(await essentials()).toBe('Acme SSO');
+    } finally {
+      await t.request('DELETE', '/api/v1/openid/provider/Google', { cookie: admin });
+    }
+    expect(await essentials()).toBeNull();
+  });
+
   it('refuses bad input with field errors', async () => {
     const res = await t.request('POST', '/api/v1/openid/provider', {
       cookie: admin,

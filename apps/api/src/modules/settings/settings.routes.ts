@@ -17,7 +17,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/v1/settings_essentials',
     { schema: { tags, summary: 'Public settings the login page needs', response: { 200: SettingsEssentialsSchema } } },
-    () => settings.get(),
+    () => settings.essentials(),
   );
 
   app.get(

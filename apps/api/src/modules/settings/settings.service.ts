@@ -1,10 +1,11 @@
-import type { EnterpriseSettings, Module, PatchEnterpriseSettingsBody, PatchSettingsBody, Settings } from '@palisade/contracts';
+import type { EnterpriseSettings, Module, PatchEnterpriseSettingsBody, PatchSettingsBody, Settings, SettingsEssentials } from '@palisade/contracts';
 import type { Db } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
 import { fieldProblem } from '#src/lib/problem.js';
 import { type SignedInActor, userActor } from '#src/modules/events/event-actor.js';
 import { enrollmentValues, toEnrollmentSettings } from '#src/modules/enrollment/enrollment-settings.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
+import { ExternalIdpRepo } from '#src/modules/external-idp/external-idp.repo.js';
 import { SettingsRepo, type SettingsRow } from './settings.repo.js';
 
 /** Which modules are enabled (settings `<module>_enabled`); the access plugin gates routes on it. */
@@ -137,6 +138,12 @@ export class SettingsService {
 
   async get(): Promise<Settings> {
     return toSettings(await this.#repo.get());
+  }
+
+  /** GET /settings_essentials: the public settings plus the login page's external sign-in button. */
+  async essentials(): Promise<SettingsEssentials> {
+    const [values, provider] = await Promise.all([this.get(), new ExternalIdpRepo(this.db).current()]);
+    return { ...values, external_login_button: provider ? provider.displayName : null };
   }
 
   /** The module flags from memory (re-read after MODULE_FLAGS_TTL_MS; one read at a time). */

@@ -23,8 +23,11 @@ async function boot(path: string, answer: (request: Request, pathname: string) =
   return posted;
 }
 
-const authInfo = (button_display_name: string) => (_r: Request, pathname: string) =>
-  pathname === '/api/v1/openid/auth_info' ? jsonResponse(200, { url: 'http://idp.test/authorize?x=1', button_display_name }) : undefined;
+/** The public essentials with the provider's button (null: no provider configured). */
+const withButton = (external_login_button: string | null) => (_r: Request, pathname: string) =>
+  pathname === '/api/v1/settings_essentials'
+    ? jsonResponse(200, { ...DEFAULT_SETTINGS, instance_name: 'Acme VPN', external_login_button })
+    : undefined;
 
 describe('external OpenID sign-in in the console', () => {
   beforeAll(async () => {
@@ -35,24 +38,25 @@ describe('external OpenID sign-in in the console', () => {
   });
 
   it('shows the provider button with its display name on the login page', async () => {
-    await boot('/login', authInfo('Sign in with Acme SSO'));
+    await boot('/login', withButton('Sign in with Acme SSO'));
     expect(await screen.findByRole('button', { name: 'Sign in with Acme SSO' })).toBeTruthy();
   });
 
   it('uses the generic text when the display name is blank', async () => {
-    await boot('/login', authInfo('  '));
+    await boot('/login', withButton('  '));
     expect(await screen.findByRole('button', { name: 'Sign in with OpenID' })).toBeTruthy();
   });
 
-  it('shows no button when no provider is configured (auth_info 404)', async () => {
+  it('shows no button when no provider is configured, and does not start a sign-in', async () => {
     let asked = false;
-    await boot('/login', (_r, pathname) => {
+    await boot('/login', (request, pathname) => {
       if (pathname === '/api/v1/openid/auth_info') asked = true;
-      return pathname === '/api/v1/openid/auth_info' ? problemResponse(404, 'external_provider.not_found') : undefined;
+      return withButton(null)(request, pathname);
     });
     await screen.findByRole('heading', { name: 'Sign in' });
-    await waitFor(() => expect(asked).toBe(true));
+    await screen.findByText('Acme VPN');
     expect(screen.queryByRole('button', { name: /OpenID/ })).toBeNull();
+    expect(asked).toBe(false);
   });
 
   it('the callback posts code, state and iss once and lands like a password login', async () => {

@@ -1,21 +1,22 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '@/components/Button';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
-import { externalAuthInfoQueryOptions, fetchExternalAuthInfo } from './external-login';
+import { useEssentials } from '@/features/app/modules';
+import { fetchExternalAuthInfo } from './external-login';
 
 /**
  * Spec §2 Login: sign in with the company's identity provider. Shown only when a provider is
- * configured; the text is the provider's display name, or a generic one when that is blank. A click
- * asks for a fresh authorization URL (the pending sign-in lives 10 minutes) and goes there.
+ * configured (`external_login_button` of the public essentials); the text is the provider's display
+ * name, or a generic one when that is blank. A click asks for a fresh authorization URL (the pending
+ * sign-in lives 10 minutes) and goes there.
  */
 export function ExternalLoginButton() {
   const { t } = useTranslation();
-  const info = useQuery(externalAuthInfoQueryOptions);
+  const buttonText = useEssentials()?.external_login_button;
   const [isStarting, setStarting] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
-  if (!info.data) return null;
+  if (buttonText === null || buttonText === undefined) return null;
   const start = async () => {
     setStarting(true);
     setError(undefined);
@@ -37,7 +38,7 @@ export function ExternalLoginButton() {
         </p>
       ) : null}
       <Button className="btn--block" onClick={() => void start()} isLoading={isStarting}>
-        {info.data.button_display_name.trim() || t('login.external.button')}
+        {buttonText.trim() || t('login.external.button')}
       </Button>
     </div>
   );

@@ -1,19 +1,11 @@
 import { unwrap } from '@palisade/api-client';
 import type { ExternalAuthInfo, ExternalCallbackBody } from '@palisade/contracts';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { isMfaRequired, type LoginResult, storeSignedIn } from './auth.mutations';
 
 /** GET /openid/auth_info: a fresh authorization URL (and the button text); 404 when no provider is configured. */
 export const fetchExternalAuthInfo = (): Promise<ExternalAuthInfo> => unwrap(api.GET('/api/v1/openid/auth_info'));
-
-/** Whether the login page shows the external sign-in button, and its text (no button on any error). */
-export const externalAuthInfoQueryOptions = queryOptions({
-  queryKey: ['auth', 'external', 'info'] as const,
-  queryFn: fetchExternalAuthInfo,
-  retry: false,
-  staleTime: 60_000,
-});
 
 /** POST /openid/callback: like POST /auth, 200 signs in and 201 asks for the second factor. */
 export function useExternalCallbackMutation() {
