@@ -375,6 +375,8 @@ const FIXTURES: Record<string, Fixture> = {
   // Desktop activation: the client acts for the token's user (here the caller).
   'POST /api/v1/enrollment/client/desktop': async (w, caller) => {
     await w.newLocation();
+    // The settings_enterprise fixture toggles this; a non-admin's activation is refused while it is on.
+    await w.api('PATCH', '/api/v1/settings_enterprise', w.admin, { disable_manual_config: false });
     const token = randomToken(32);
     await w.db.insert(userTokens).values({
       userId: caller.id,
