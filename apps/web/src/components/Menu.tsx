@@ -32,6 +32,7 @@ export function Menu({ label, items }: MenuProps) {
         triggerBottom: trigger.bottom,
         menuHeight: listRef.current.offsetHeight,
         viewportHeight: window.innerHeight,
+        scrollTop: window.scrollY,
       }),
     );
   }, [isOpen]);
