@@ -70,7 +70,17 @@ describe('console shell', { timeout: 30_000 }, () => {
     await renderSignedIn('/locations', { me: () => jsonResponse(200, admin), settings: { wireguard_enabled: false } });
     expect(await screen.findByRole('heading', { name: 'Module disabled' })).toBeTruthy();
     const labels = Array.from(nav().querySelectorAll('a')).map((a) => a.textContent);
-    expect(labels).toEqual(['Users', 'Groups', 'Webhooks', 'Provisioners', 'OpenID apps', 'Enrollment', 'Settings', 'Activity log', 'My profile']);
+    expect(labels).toEqual([
+      'Users',
+      'Groups',
+      'Webhooks',
+      'Provisioners',
+      'OpenID apps',
+      'Enrollment',
+      'Settings',
+      'Activity log',
+      'My profile',
+    ]);
     await waitFor(() => expect(document.title).toBe('Module disabled · Acme VPN'));
   });
 

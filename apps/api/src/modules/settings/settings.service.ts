@@ -1,4 +1,11 @@
-import type { EnterpriseSettings, Module, PatchEnterpriseSettingsBody, PatchSettingsBody, Settings, SettingsEssentials } from '@palisade/contracts';
+import type {
+  EnterpriseSettings,
+  Module,
+  PatchEnterpriseSettingsBody,
+  PatchSettingsBody,
+  Settings,
+  SettingsEssentials,
+} from '@palisade/contracts';
 import type { Db } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
 import { fieldProblem } from '#src/lib/problem.js';
