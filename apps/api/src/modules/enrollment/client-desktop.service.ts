@@ -28,13 +28,15 @@ export class ClientDesktopService {
   ) {}
 
   async redeem(body: RedeemDesktopTokenBody, origin: RequestOrigin): Promise<ActivatedDesktop> {
-    return countedRedemption(this.db, origin, () =>
-      tx(this.db, async (t) => {
+    return countedRedemption(this.db, origin, async () => {
+      // Read before the transaction: on embedded PGlite (one connection) a read through `this.db`
+      // inside it waits for the transaction to end, which never comes.
+      const { disable_manual_config, disable_all_traffic } = await this.settings.getEnterprise();
+      return tx(this.db, async (t) => {
         const repo = new ClientCliRepo(t);
         const token = await repo.consumeDesktop(sha256(body.token));
         const owner = token ? await new UsersRepo(t).findById(token.user_id) : undefined;
         if (!owner?.isActive) throw clientTokenInvalid();
-        const { disable_manual_config, disable_all_traffic } = await this.settings.getEnterprise();
         if (disable_manual_config && !(await repo.isAdmin(owner.id))) {
           throw new HttpProblem(
             403,
@@ -63,7 +65,7 @@ export class ClientDesktopService {
           tunnels.push(clientTunnel(location, mine, disable_all_traffic));
         }
         return { device: { id: device.id, name: device.name }, user: { username: owner.username }, tunnels };
-      }).catch(uniqueDeviceProblem),
-    );
+      }).catch(uniqueDeviceProblem);
+    });
   }
 }
