@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { navigate, signIn, uniqueSuffix } from '../support/console';
 import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../support/constants';
-import { uniqueSubnet } from '../support/locations';
+import { randomKey, uniqueSubnet } from '../support/locations';
 
 test('admin starts a manual enrollment; the new person sets a password, adds the mandatory VPN device and signs in', async ({
   page,
@@ -93,4 +93,49 @@ test('admin starts a manual enrollment; the new person sets a password, adds the
     });
     expect(restored.status()).toBe(200);
   }
+});
+
+test('admin issues a desktop activation token; a client redeems it with its own public key and the device appears', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const username = `desk${uniqueSuffix()}`;
+  await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
+  const status = await page.evaluate(async (username) => {
+    const res = await fetch('/api/v1/user', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, first_name: 'Desk', last_name: 'Top', email: `${username}@example.com`, password: 'Desk-Top-1!' }),
+    });
+    return res.status;
+  }, username);
+  expect(status).toBe(201);
+
+  await page.goto(`/users?search=${username}`);
+  await page.getByRole('button', { name: `Actions for ${username}` }).click();
+  await page.getByRole('menuitem', { name: 'Activate a desktop client' }).click();
+  const dialog = page.getByRole('dialog', { name: `Desktop activation for ${username}` });
+  await expect(dialog.getByRole('img', { name: 'QR code with the URL and token' })).toBeVisible();
+  const token = (await dialog.locator('pre').nth(1).textContent()) ?? '';
+  expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  await dialog.getByRole('button', { name: 'I have saved it' }).click();
+
+  // A client without any session: only the token and the public key it made.
+  const client = await playwright.request.newContext({ baseURL });
+  try {
+    const res = await client.post('/api/v1/enrollment/client/desktop', {
+      data: { token, name: 'workstation', wireguard_pubkey: randomKey() },
+      timeout: 10_000,
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    const again = await client.post('/api/v1/enrollment/client/desktop', {
+      data: { token, name: 'workstation-2', wireguard_pubkey: randomKey() },
+    });
+    expect(again.status()).toBeGreaterThanOrEqual(400);
+  } finally {
+    await client.dispose();
+  }
+  await page.goto(`/users/${username}`);
+  await expect(page.getByText('workstation', { exact: true }).first()).toBeVisible();
 });

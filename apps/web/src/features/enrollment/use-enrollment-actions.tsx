@@ -1,10 +1,11 @@
 import type { User } from '@palisade/contracts';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from '@/i18n/use-translation';
+import { DesktopActivationDialog } from './DesktopActivationDialog';
 import { ResetPasswordDialog } from './ResetPasswordDialog';
 import { StartEnrollmentDialog } from './StartEnrollmentDialog';
 
-type Open = 'enroll' | 'reset' | undefined;
+type Open = 'enroll' | 'reset' | 'desktop' | undefined;
 
 /** The user list's onboarding actions: menu items and the dialog they open. */
 export function useEnrollmentActions(user: User): { items: { label: string; onSelect: () => void }[]; dialog: ReactNode } {
@@ -15,12 +16,15 @@ export function useEnrollmentActions(user: User): { items: { label: string; onSe
     items: [
       { label: t('enrollment.action.start'), onSelect: () => setOpen('enroll') },
       { label: t('enrollment.action.resetPassword'), onSelect: () => setOpen('reset') },
+      { label: t('enrollment.action.desktop'), onSelect: () => setOpen('desktop') },
     ],
     dialog:
       open === 'enroll' ? (
         <StartEnrollmentDialog user={user} onClose={close} />
       ) : open === 'reset' ? (
         <ResetPasswordDialog user={user} onClose={close} />
+      ) : open === 'desktop' ? (
+        <DesktopActivationDialog user={user} onClose={close} />
       ) : null,
   };
 }
