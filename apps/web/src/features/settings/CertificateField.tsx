@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import type { MessageKey } from '@/i18n/en';
 import { useTranslation } from '@/i18n/use-translation';
 import { type FieldIssue, fieldMessage } from '@/lib/field-errors';
 
@@ -6,22 +7,33 @@ interface CertificateFieldProps {
   value: string;
   onValueChange: (value: string) => void;
   error: FieldIssue | undefined;
+  /** The form field's name, label and hint; a stream destination's by default. */
+  name?: string;
+  label?: MessageKey;
+  hint?: MessageKey;
 }
 
 /** The PEM CA certificate Palisade trusts for one destination (empty: the system's trusted CAs). */
-export function CertificateField({ value, onValueChange, error }: CertificateFieldProps) {
+export function CertificateField({
+  value,
+  onValueChange,
+  error,
+  name = 'certificate',
+  label = 'settings.streams.certificate',
+  hint = 'settings.streams.certificateHint',
+}: CertificateFieldProps) {
   const { t } = useTranslation();
   const id = useId();
   const errorId = error ? `${id}-error` : undefined;
   return (
     <div className={['field', 'form-grid__wide', error ? 'field--invalid' : ''].filter(Boolean).join(' ')}>
       <label className="field__label" htmlFor={id}>
-        {t('settings.streams.certificate')}
+        {t(label)}
         <span className="field__optional"> ({t('common.optional')})</span>
       </label>
       <textarea
         id={id}
-        name="certificate"
+        name={name}
         className="input mono settings__certificate"
         rows={6}
         spellCheck={false}
@@ -37,7 +49,7 @@ export function CertificateField({ value, onValueChange, error }: CertificateFie
         </p>
       ) : null}
       <p id={`${id}-hint`} className="field__hint">
-        {t('settings.streams.certificateHint')}
+        {t(hint)}
       </p>
     </div>
   );

@@ -8,7 +8,7 @@ import {
   UpdateSettingsBodySchema,
 } from '@palisade/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Badge } from '@/components/Badge';
 import { Button } from '@/components/Button';
 import { CheckboxField } from '@/components/CheckboxField';
@@ -20,9 +20,9 @@ import { pushToast } from '@/components/toast-store';
 import type { Translate } from '@/i18n/translate';
 import { useTranslation } from '@/i18n/use-translation';
 import { api } from '@/lib/api';
-import { type FieldIssue, fieldMessage } from '@/lib/field-errors';
 import { problemMessage } from '@/lib/problem-message';
 import { useZodForm } from '@/lib/use-zod-form';
+import { CertificateField } from './CertificateField';
 import { SettingsFormActions, useSettingsLeaveGuard } from './SettingsFormActions';
 import { settingsQueryOptions } from './settings.queries';
 import { useUpdateSmtpSettings as useUpdateSettings } from './smtp.mutations';
@@ -220,7 +220,10 @@ function LdapSettingsForm({ settings, update }: { settings: Settings; update: Re
               <CheckboxField label={t('ldap.verifyCert')} hint={t('ldap.verifyCertHint')} {...flag('ldap_tls_verify_cert')} />
               <CheckboxField label={t('ldap.usesAd')} hint={t('ldap.usesAdHint')} {...flag('ldap_uses_ad')} />
             </div>
-            <CaCertificateField
+            <CertificateField
+              name="ldap_tls_ca_cert"
+              label="ldap.caCert"
+              hint="ldap.caCertHint"
               value={form.values.ldap_tls_ca_cert}
               onValueChange={(v) => form.setValue('ldap_tls_ca_cert', v)}
               error={form.errors.ldap_tls_ca_cert}
@@ -304,48 +307,6 @@ function LdapSettingsForm({ settings, update }: { settings: Settings; update: Re
       <LdapTestCard isDirty={isDirty} />
       <LdapSyncCard />
     </>
-  );
-}
-
-function CaCertificateField({
-  value,
-  onValueChange,
-  error,
-}: {
-  value: string;
-  onValueChange: (v: string) => void;
-  error: FieldIssue | undefined;
-}) {
-  const { t } = useTranslation();
-  const id = useId();
-  const errorId = error ? `${id}-error` : undefined;
-  return (
-    <div className={['field', 'form-grid__wide', error ? 'field--invalid' : ''].filter(Boolean).join(' ')}>
-      <label className="field__label" htmlFor={id}>
-        {t('ldap.caCert')}
-        <span className="field__optional"> ({t('common.optional')})</span>
-      </label>
-      <textarea
-        id={id}
-        name="ldap_tls_ca_cert"
-        className="input mono settings__certificate"
-        rows={5}
-        spellCheck={false}
-        placeholder="-----BEGIN CERTIFICATE-----"
-        value={value}
-        onChange={(e) => onValueChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[errorId, `${id}-hint`].filter(Boolean).join(' ')}
-      />
-      {error ? (
-        <p id={errorId} className="field__error" role="alert">
-          {fieldMessage(t, error)}
-        </p>
-      ) : null}
-      <p id={`${id}-hint`} className="field__hint">
-        {t('ldap.caCertHint')}
-      </p>
-    </div>
   );
 }
 
