@@ -12,13 +12,18 @@ import { useDocumentSync } from './use-document-sync';
 const queryClient = createQueryClient();
 const router = createAppRouter(queryClient);
 
+/** Signed-out pages: the login page and the public enrollment and password reset pages. */
+const SIGNED_OUT_PATHS = ['/login', '/enrollment', '/password-reset'];
+
 /**
- * On the login page with no user stored, the session is known to be absent: asking `/me` would
- * only earn an expected 401 (which the browser logs as an error on every visit). Everywhere else
- * the cookie may still hold a session (a new tab has an empty session storage), so ask.
+ * On a signed-out page with no user stored, the session is known to be absent (or irrelevant):
+ * asking `/me` would only earn an expected 401 (which the browser logs as an error on every visit).
+ * Everywhere else the cookie may still hold a session (a new tab has an empty session storage), so ask.
  */
-export function shouldAskForCurrentUser(): boolean {
-  return useAuthStore.getState().user !== undefined || !window.location.pathname.startsWith('/login');
+export function shouldAskForCurrentUser(pathname: string = window.location.pathname): boolean {
+  return (
+    useAuthStore.getState().user !== undefined || !SIGNED_OUT_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`))
+  );
 }
 
 /**
