@@ -1,5 +1,6 @@
 import { sweepExpiredRules } from '#src/modules/acl/compiler/expiry.repo.js';
 import type { Job, JobContext } from './jobs.js';
+import { periodicJob } from './periodic-job.js';
 
 /** How often expired ACL rules are looked for when ACL_EXPIRY_INTERVAL_MS does not say. */
 export const ACL_EXPIRY_SWEEP_MS = 5_000;
@@ -12,34 +13,17 @@ export const ACL_EXPIRY_SWEEP_MS = 5_000;
  */
 export function aclExpiryJob(ctx: JobContext): Job {
   const intervalMs = ctx.aclExpiryIntervalMs ?? ACL_EXPIRY_SWEEP_MS;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const run = async () => {
-    try {
-      const marked = await sweepExpiredRules(ctx.database.db);
-      if (marked && marked.length > 0) ctx.log.info({ rules: marked }, 'expired ACL rules sent to gateways');
-    } catch (err) {
-      ctx.log.error({ err }, 'ACL rule expiry failed');
-    }
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = run().finally(() => {
-        running = undefined;
-        schedule();
-      });
-    }, intervalMs);
-    timer.unref();
-  };
-  return {
+  return periodicJob({
     name: 'acl-expiry',
-    start: schedule,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+    firstDelayMs: intervalMs,
+    round: async () => {
+      try {
+        const marked = await sweepExpiredRules(ctx.database.db);
+        if (marked && marked.length > 0) ctx.log.info({ rules: marked }, 'expired ACL rules sent to gateways');
+      } catch (err) {
+        ctx.log.error({ err }, 'ACL rule expiry failed');
+      }
+      return intervalMs;
     },
-  };
+  });
 }

@@ -2,6 +2,7 @@ import { ADVISORY_LOCKS } from '#src/db/advisory-locks.js';
 import type { DatabaseHandle } from '#src/db/client.js';
 import { ActivityLogRepo } from '#src/modules/activity-log/activity-log.repo.js';
 import type { Job, JobContext } from './jobs.js';
+import { periodicJob } from './periodic-job.js';
 
 /**
  * Activity log retention (`settings.activity_log_retention_days`; 0 keeps everything): shortly
@@ -49,35 +50,18 @@ export async function purgeActivityLog(
 }
 
 export function activityLogPurgeJob(ctx: JobContext): Job {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const run = async () => {
-    try {
-      const { activity_log_retention_days: days } = await ctx.services.settings.get();
-      const deleted = await purgeActivityLog(ctx.database, days, { isStopped: () => stopped });
-      if (deleted) ctx.log.info({ deleted, retentionDays: days }, 'activity log purged');
-    } catch (err) {
-      ctx.log.error({ err }, 'activity log purge failed');
-    }
-  };
-  const schedule = (ms: number) => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = run().finally(() => {
-        running = undefined;
-        schedule(PURGE_INTERVAL_MS);
-      });
-    }, ms);
-    timer.unref();
-  };
-  return {
+  return periodicJob({
     name: 'activity-log-purge',
-    start: () => schedule(PURGE_FIRST_DELAY_MS),
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+    firstDelayMs: PURGE_FIRST_DELAY_MS,
+    round: async (isStopped) => {
+      try {
+        const { activity_log_retention_days: days } = await ctx.services.settings.get();
+        const deleted = await purgeActivityLog(ctx.database, days, { isStopped });
+        if (deleted) ctx.log.info({ deleted, retentionDays: days }, 'activity log purged');
+      } catch (err) {
+        ctx.log.error({ err }, 'activity log purge failed');
+      }
+      return PURGE_INTERVAL_MS;
     },
-  };
+  });
 }

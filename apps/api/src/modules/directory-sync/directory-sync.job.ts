@@ -1,4 +1,5 @@
 import type { Job, JobContext } from '#src/jobs/jobs.js';
+import { periodicJob } from '#src/jobs/periodic-job.js';
 import { DirectorySyncService } from './directory-sync.service.js';
 
 /** How often the job looks whether a run is due (sync_interval is at least 60 s). */
@@ -12,36 +13,19 @@ export const DIRECTORY_SYNC_TICK_MS = 30_000;
 export function directorySyncJob(ctx: JobContext): Job {
   const service = new DirectorySyncService(ctx.database, ctx.secrets, ctx.directorySync?.endpoints);
   const tickMs = ctx.directorySync?.tickMs ?? DIRECTORY_SYNC_TICK_MS;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const run = async () => {
-    try {
-      const outcome = await service.runIfDue();
-      if (outcome.state === 'done')
-        ctx.log.info({ summary: { ...outcome.summary, skipped: outcome.summary.skipped.length } }, 'directory sync completed');
-      if (outcome.state === 'failed') ctx.log.warn({ reason: outcome.reason }, 'directory sync failed');
-    } catch (err) {
-      ctx.log.error({ err }, 'directory sync failed');
-    }
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = run().finally(() => {
-        running = undefined;
-        schedule();
-      });
-    }, tickMs);
-    timer.unref();
-  };
-  return {
+  return periodicJob({
     name: 'directory-sync',
-    start: schedule,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+    firstDelayMs: tickMs,
+    round: async () => {
+      try {
+        const outcome = await service.runIfDue();
+        if (outcome.state === 'done')
+          ctx.log.info({ summary: { ...outcome.summary, skipped: outcome.summary.skipped.length } }, 'directory sync completed');
+        if (outcome.state === 'failed') ctx.log.warn({ reason: outcome.reason }, 'directory sync failed');
+      } catch (err) {
+        ctx.log.error({ err }, 'directory sync failed');
+      }
+      return tickMs;
     },
-  };
+  });
 }

@@ -1,4 +1,5 @@
 import type { Job, JobContext } from '#src/jobs/jobs.js';
+import { periodicJob } from '#src/jobs/periodic-job.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import { SYSTEM_ACTOR } from '#src/modules/events/event-actor.js';
 import { loadLdapConfig } from './ldap-config.js';
@@ -15,9 +16,6 @@ const IDLE_CHECK_MS = 60_000;
  */
 export function ldapSyncJob(ctx: JobContext): Job {
   const service = new LdapSyncService(ctx.database, ctx.secrets);
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
-  let stopped = false;
   /** One round; resolves to the delay before the next. */
   const round = async (): Promise<number> => {
     try {
@@ -32,24 +30,5 @@ export function ldapSyncJob(ctx: JobContext): Job {
       return IDLE_CHECK_MS;
     }
   };
-  const schedule = (ms: number) => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = round();
-      void running.then((next) => {
-        running = undefined;
-        schedule(next);
-      });
-    }, ms);
-    timer.unref();
-  };
-  return {
-    name: 'ldap-sync',
-    start: () => schedule(LDAP_SYNC_FIRST_DELAY_MS),
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  return periodicJob({ name: 'ldap-sync', firstDelayMs: LDAP_SYNC_FIRST_DELAY_MS, round });
 }

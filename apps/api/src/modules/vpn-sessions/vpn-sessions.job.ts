@@ -1,5 +1,6 @@
 import type { Db } from '#src/db/client.js';
 import type { Job, JobContext } from '#src/jobs/jobs.js';
+import { periodicJob } from '#src/jobs/periodic-job.js';
 import { SYSTEM_ACTOR } from '#src/modules/events/event-actor.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
 import { VpnSessionsRepo } from './vpn-sessions.repo.js';
@@ -26,34 +27,17 @@ export async function expireVpnSessions(db: Db): Promise<number> {
 }
 
 export function vpnSessionsJob(ctx: JobContext, intervalMs = VPN_SESSION_SWEEP_MS): Job {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const run = async () => {
-    try {
-      const ended = await expireVpnSessions(ctx.database.db);
-      if (ended > 0) ctx.log.info({ ended }, 'inactive VPN sessions ended');
-    } catch (err) {
-      ctx.log.error({ err }, 'VPN session expiry failed');
-    }
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = run().finally(() => {
-        running = undefined;
-        schedule();
-      });
-    }, intervalMs);
-    timer.unref();
-  };
-  return {
+  return periodicJob({
     name: 'vpn-sessions',
-    start: schedule,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+    firstDelayMs: intervalMs,
+    round: async () => {
+      try {
+        const ended = await expireVpnSessions(ctx.database.db);
+        if (ended > 0) ctx.log.info({ ended }, 'inactive VPN sessions ended');
+      } catch (err) {
+        ctx.log.error({ err }, 'VPN session expiry failed');
+      }
+      return intervalMs;
     },
-  };
+  });
 }

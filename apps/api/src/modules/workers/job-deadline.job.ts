@@ -1,4 +1,5 @@
 import type { Job, JobContext } from '#src/jobs/jobs.js';
+import { periodicJob } from '#src/jobs/periodic-job.js';
 import { WorkersService } from './workers.service.js';
 
 /** WORKER_JOB_DEADLINE_SECONDS' default (env.ts), for a context that does not say. */
@@ -15,34 +16,17 @@ export function workerJobDeadlineJob(ctx: JobContext): Job {
   // Only the deadline matters here; the heartbeat timeout does not take part in the sweep.
   const service = new WorkersService(ctx.database.db, { heartbeatTimeoutMs: deadlineMs, jobDeadlineMs: deadlineMs });
   const intervalMs = Math.max(250, Math.min(5000, Math.floor(deadlineMs / 4)));
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const run = async () => {
-    try {
-      const failed = await service.expireOverdueJobs();
-      if (failed.length > 0) ctx.log.warn({ jobs: failed }, 'provisioning jobs failed: their station stopped answering');
-    } catch (err) {
-      ctx.log.error({ err }, 'provisioning job deadline sweep failed');
-    }
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = run().finally(() => {
-        running = undefined;
-        schedule();
-      });
-    }, intervalMs);
-    timer.unref();
-  };
-  return {
+  return periodicJob({
     name: 'worker-job-deadline',
-    start: schedule,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+    firstDelayMs: intervalMs,
+    round: async () => {
+      try {
+        const failed = await service.expireOverdueJobs();
+        if (failed.length > 0) ctx.log.warn({ jobs: failed }, 'provisioning jobs failed: their station stopped answering');
+      } catch (err) {
+        ctx.log.error({ err }, 'provisioning job deadline sweep failed');
+      }
+      return intervalMs;
     },
-  };
+  });
 }

@@ -1,0 +1,45 @@
+import type { Job } from './jobs.js';
+
+export interface PeriodicJobOptions {
+  name: string;
+  /** The delay before the first round. */
+  firstDelayMs: number;
+  /**
+   * One round; resolves to the delay before the next. A round handles (and logs) its own errors:
+   * a rejection ends the schedule. `isStopped` turns true when the job is asked to stop, for
+   * rounds that work in steps.
+   */
+  round: (isStopped: () => boolean) => Promise<number>;
+}
+
+/**
+ * A job that runs one round at a time, each after the delay the previous one asked for; `stop`
+ * clears the pending timer and waits for a round in progress. The timer does not keep the
+ * process alive.
+ */
+export function periodicJob({ name, firstDelayMs, round }: PeriodicJobOptions): Job {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = false;
+  const isStopped = () => stopped;
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      const current = round(isStopped).then((next) => {
+        running = undefined;
+        schedule(next);
+      });
+      running = current;
+    }, ms);
+    timer.unref();
+  };
+  return {
+    name,
+    start: () => schedule(firstDelayMs),
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
