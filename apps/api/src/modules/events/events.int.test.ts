@@ -101,6 +101,20 @@ describe('the events outbox', () => {
     }
   });
 
+  it('a cursor taken inside a transaction that has written starts before that transaction', async () => {
+    const repo = new EventsRepo(db);
+    // Like creating a stream: its consumer's cursor and its "created" event in one transaction.
+    const cursor = await db.transaction(async (raw) => {
+      const tx = raw as unknown as Db;
+      await recordEvent(tx, settingsEvent('created with its consumer'));
+      // A later transaction commits meanwhile (a busy server): the snapshot's xmax passes this one.
+      await recordEvent(db, settingsEvent('committed meanwhile'));
+      return new EventsRepo(tx).headCursor();
+    });
+    const read = await readWhenVisible(repo, cursor, 2);
+    expect(read.map((e) => e.object_name)).toEqual(['created with its consumer', 'committed meanwhile']);
+  });
+
   it('leases a consumer to one owner at a time and advances only under the lease', async () => {
     const repo = new EventsRepo(db);
     const head = await repo.headCursor();

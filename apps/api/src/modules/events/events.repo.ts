@@ -168,7 +168,9 @@ export class EventsRepo {
 
   /**
    * The transaction id below which every transaction that could write events has ended: the
-   * oldest transaction still running **in this database**, or the snapshot's xmax when none is.
+   * oldest transaction still running **in this database** — the caller's own included, which its
+   * snapshot does not list (a consumer created inside the transaction that records its "created"
+   * event must not start after it) — or the snapshot's xmax when none is.
    * PostgreSQL's own `pg_snapshot_xmin` is the oldest over the whole server, so a long
    * transaction in another database (another application, a migration, a parallel test run)
    * would hold every consumer back although it cannot write here.
@@ -185,6 +187,7 @@ export class EventsRepo {
       sql`with s as (select pg_current_snapshot() as snap)
           select least(
             pg_snapshot_xmax(s.snap),
+            pg_current_xact_id_if_assigned(),
             (select min(x) from pg_snapshot_xip(s.snap) x
               where xid(x) in (select a.backend_xid from pg_stat_activity a
                                where a.datname = current_database() and a.backend_xid is not null))
