@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -21,6 +21,8 @@ export const users = pgTable(
     ldapDn: text('ldap_dn'),
     /** The entry's RDN value (the user RDN attribute), kept to follow renames. */
     ldapRdn: text('ldap_rdn'),
+    /** The language mail to this user is written in (en, ko, pl; the console's language); null = not known yet. */
+    language: text('language'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -28,6 +30,7 @@ export const users = pgTable(
     uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
     index('users_created_at_idx').on(t.createdAt),
+    check('users_language_check', sql`${t.language} in ('en', 'ko', 'pl')`),
   ],
 );
 

@@ -47,6 +47,7 @@ export interface AttemptRow {
   enrolled: boolean;
   ldap_dn: string | null;
   ldap_rdn: string | null;
+  language: string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -84,6 +85,7 @@ export function toLoginAttempt(row: AttemptRow | undefined): LoginAttempt {
           enrolled: row.enrolled,
           ldapDn: row.ldap_dn,
           ldapRdn: row.ldap_rdn,
+          language: row.language,
           createdAt: new Date(row.created_at),
           updatedAt: new Date(row.updated_at),
         };
