@@ -74,6 +74,11 @@ export const gateways = pgTable(
       .default('unknown'),
     statusMessage: text('status_message'),
     peerCount: integer('peer_count'),
+    /**
+     * When the disconnect mail of the current disconnection was queued (modules/gateway-notifications);
+     * cleared when the gateway is back. Null: no mail sent for this gateway's state.
+     */
+    disconnectNotifiedAt: timestamp('disconnect_notified_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('gateways_location_gateway_key').on(t.locationId, t.gatewayId)],
 );

@@ -153,6 +153,11 @@ export const settings = pgTable('settings', {
   enrollmentVpnStepOptional: boolean('enrollment_vpn_step_optional').notNull().default(true),
   /** Hours an enrollment or desktop-activation token stays valid (1..720). */
   enrollmentTokenLifetimeHours: integer('enrollment_token_lifetime_hours').notNull().default(24),
+  /** Gateway notifications (docs/gateways.md): mail admins when a gateway stays disconnected, and when it is back. */
+  gatewayDisconnectNotificationsEnabled: boolean('gateway_disconnect_notifications_enabled').notNull().default(false),
+  /** Minutes a gateway must stay disconnected before the disconnect mail (1..1440). */
+  gatewayInactivityThreshold: integer('gateway_inactivity_threshold').notNull().default(5),
+  gatewayReconnectNotificationsEnabled: boolean('gateway_reconnect_notifications_enabled').notNull().default(false),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
