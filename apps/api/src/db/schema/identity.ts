@@ -158,6 +158,8 @@ export const settings = pgTable('settings', {
   /** Minutes a gateway must stay disconnected before the disconnect mail (1..1440). */
   gatewayInactivityThreshold: integer('gateway_inactivity_threshold').notNull().default(5),
   gatewayReconnectNotificationsEnabled: boolean('gateway_reconnect_notifications_enabled').notNull().default(false),
+  /** The enterprise licence key (modules/licence, docs/licensing.md); null = no licence. Stored only once its signature verified. */
+  licenceKey: text('licence_key'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
