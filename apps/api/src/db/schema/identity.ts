@@ -96,6 +96,10 @@ export const settings = pgTable('settings', {
   webhooksEnabled: boolean('webhooks_enabled').notNull().default(true),
   workerEnabled: boolean('worker_enabled').notNull().default(true),
   openidEnabled: boolean('openid_enabled').notNull().default(true),
+  /** The overview's initial view of the locations: grid or list. */
+  defaultNetworkView: text('default_network_view', { enum: ['grid', 'list'] })
+    .notNull()
+    .default('grid'),
   /** Enterprise settings (spec §6). */
   adminDeviceManagement: boolean('admin_device_management').notNull().default(false),
   disableAllTraffic: boolean('disable_all_traffic').notNull().default(false),

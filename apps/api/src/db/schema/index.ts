@@ -14,3 +14,4 @@ export * from './api-tokens.js';
 export * from './workers.js';
 export * from './external-idp.js';
 export * from './enrollment.js';
+export * from './branding.js';
