@@ -1,24 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { type APIRequestContext, expect, request, test } from '@playwright/test';
-import { ADMIN_PASSWORD } from '../support/constants';
-import {
-  AgentProcess,
-  ApiProcess,
-  buildAgent,
-  dropDatabase,
-  freePort,
-  GiveUp,
-  killPids,
-  recreateDatabase,
-  TcpForwarder,
-  waitFor,
-  wireguardGoPids,
-} from './support/gateway-lab';
-import { Namespace, requireRoot, run, uniqueSuffix } from './support/host';
+import { expect, test } from '@playwright/test';
+import { buildAgent, waitFor } from './support/gateway-lab';
+import { requireRoot, uniqueSuffix } from './support/host';
+import { bringUpClient, downloadConfig, json, note, wgKeyPair, withSystemLab } from './support/system-lab';
 
 /**
  * Issue 12 §4: ACL rules enforced by the real agent with nftables, through real tunnels
@@ -39,7 +24,6 @@ const S = Number(suffix) % 250;
 const GATEWAY_IF = `pat${suffix}`;
 const TUNNEL_GATEWAY_IP = `10.236.${S}.1`;
 const SERVICE_IP = `10.237.${S}.2`;
-const DATABASE = `palisade_system_acl_${suffix}`;
 
 const SERVER = `
 const net = require('node:net');
@@ -59,21 +43,6 @@ require('node:readline').createInterface({ input: process.stdin }).on('line', (l
   s.once('error', () => done(false));
 });
 `;
-
-async function wgKeyPair() {
-  const privateKey = (await run('wg', ['genkey'])).trim();
-  return { privateKey, publicKey: (await run('wg', ['pubkey'], `${privateKey}\n`)).trim() };
-}
-
-const note = (what: string, ms: number) => {
-  test.info().annotations.push({ type: 'timing', description: `${what} ${ms} ms` });
-  console.log(`timing: ${what} ${ms} ms`);
-};
-
-async function json<T>(response: Awaited<ReturnType<APIRequestContext['get']>>, status: number): Promise<T> {
-  expect(response.status(), await response.text()).toBe(status);
-  return (status === 204 ? undefined : await response.json()) as T;
-}
 
 /** A TCP prober living in a client namespace. */
 class Prober {
@@ -101,49 +70,30 @@ test('ACL rules reach the gateway as nftables and traffic through real tunnels o
   test.setTimeout(300_000);
   requireRoot();
   await buildAgent();
-  const namespaces: Namespace[] = [];
-  const processes: ChildProcess[] = [];
-  const agent = new AgentProcess();
-  let api: ApiProcess | undefined;
-  let forwarder: TcpForwarder | undefined;
-  let http: APIRequestContext | undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'palisade-acl-sys-'));
-  try {
+  await withSystemLab('acl', suffix, async (lab) => {
+    const processes: ChildProcess[] = [];
+    lab.onTeardown(() => {
+      for (const p of processes) p.kill('SIGKILL');
+    });
     // --- Topology
-    const gw = await Namespace.create(`pacl-gw-${suffix}`);
-    namespaces.push(gw);
-    const svc = await Namespace.create(`pacl-sv-${suffix}`);
-    namespaces.push(svc);
-    await run('ip', ['link', 'add', `pah${suffix}`, 'type', 'veth', 'peer', 'name', `pag${suffix}`, 'netns', gw.name]);
-    await run('ip', ['addr', 'add', `10.234.${S}.1/24`, 'dev', `pah${suffix}`]);
-    await run('ip', ['link', 'set', `pah${suffix}`, 'up']);
-    await gw.exec('ip', ['addr', 'add', `10.234.${S}.2/24`, 'dev', `pag${suffix}`]);
-    await gw.exec('ip', ['link', 'set', `pag${suffix}`, 'up']);
+    const gw = await lab.namespace(`pacl-gw-${suffix}`);
+    const svc = await lab.namespace(`pacl-sv-${suffix}`);
+    await lab.veth(
+      { ifname: `pah${suffix}`, address: `10.234.${S}.1/24` },
+      { ns: gw, ifname: `pag${suffix}`, address: `10.234.${S}.2/24` },
+    );
     await gw.exec('sysctl', ['-qw', 'net.ipv4.ip_forward=1']);
-    await run('ip', ['-n', gw.name, 'link', 'add', `pas${suffix}`, 'type', 'veth', 'peer', 'name', `paz${suffix}`, 'netns', svc.name]);
-    await gw.exec('ip', ['addr', 'add', `10.237.${S}.1/24`, 'dev', `pas${suffix}`]);
-    await gw.exec('ip', ['link', 'set', `pas${suffix}`, 'up']);
-    await svc.exec('ip', ['addr', 'add', `${SERVICE_IP}/24`, 'dev', `paz${suffix}`]);
-    await svc.exec('ip', ['link', 'set', `paz${suffix}`, 'up']);
+    await lab.veth(
+      { ns: gw, ifname: `pas${suffix}`, address: `10.237.${S}.1/24` },
+      { ns: svc, ifname: `paz${suffix}`, address: `${SERVICE_IP}/24` },
+    );
     await svc.exec('ip', ['route', 'add', 'default', 'via', `10.237.${S}.1`]);
     processes.push(spawn('ip', ['netns', 'exec', svc.name, process.execPath, '-e', SERVER], { stdio: 'ignore' }));
 
     // --- The API (jobs on: the ACL expiry sweep every second) on PostgreSQL
-    const grpcPort = await freePort();
-    api = new ApiProcess(await freePort(), {
-      DATABASE_URL: await recreateDatabase(DATABASE),
-      DATA_DIR: dir,
-      SECRET_KEY: 'system-test-secret-key-system-test-secret-key',
-      ADMIN_PASSWORD,
-      GRPC_PORT: String(grpcPort),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '0',
-      ACL_EXPIRY_INTERVAL_MS: '1000',
-    });
-    await api.start();
-    forwarder = await TcpForwarder.start(`10.234.${S}.1`, grpcPort);
-    http = await request.newContext({ baseURL: api.url });
-    expect((await http.post('/api/v1/auth', { data: { username: 'admin', password: ADMIN_PASSWORD } })).status()).toBe(200);
+    const { grpcPort } = await lab.startApi({ ACL_EXPIRY_INTERVAL_MS: '1000' });
+    const forwarder = await lab.forward(`10.234.${S}.1`, grpcPort);
+    const http = await lab.signInAdmin();
 
     // --- Users: alice in group dev, bob in no group
     const person = (username: string) => ({ username, first_name: username, last_name: 'Test', email: `${username}@example.com` });
@@ -166,65 +116,30 @@ test('ACL rules reach the gateway as nftables and traffic through real tunnels o
     const location = await json<{ id: number }>(await http.post('/api/v1/network', { data: locationBody }), 201);
     const token = await json<{ token: string }>(await http.get(`/api/v1/network/${location.id}/token`), 200);
 
-    agent.start(gw.name, [
-      ...['--grpc-url', `http://10.234.${S}.1:${forwarder.port}`, '--token', token.token],
-      ...['--ifname', GATEWAY_IF, '--userspace', 'always', '--stats-interval', '5', '--health-port', '0'],
-    ]);
     const table = `palisade_${GATEWAY_IF}`;
     const hasTable = async () => (await gw.exec('nft', ['list', 'tables'])).includes(`table inet ${table}`);
-    await waitFor(
+    const grpcUrl = `http://10.234.${S}.1:${forwarder.port}`;
+    await lab.startAgent(
+      gw,
+      { grpcUrl, token: token.token, ifname: GATEWAY_IF, statsIntervalS: 5 },
       'the agent to apply the location and its firewall',
-      async () => {
-        if (agent.exitCode !== null) throw new GiveUp(`agent exited with ${agent.exitCode}:\n${agent.output.join('\n')}`);
-        return (await hasTable()) ? true : undefined;
-      },
-      30_000,
+      hasTable,
     );
 
     // --- A client namespace per user, each with its device's config downloaded through the API
     const connectClient = async (name: string, username: string, underlay: number, ifname: string) => {
-      const ns = await Namespace.create(`pacl-${name}-${suffix}`);
-      namespaces.push(ns);
-      await run('ip', [
-        '-n',
-        gw.name,
-        'link',
-        'add',
-        `pu${name}${suffix}`,
-        'type',
-        'veth',
-        'peer',
-        'name',
-        `pv${name}${suffix}`,
-        'netns',
-        ns.name,
-      ]);
-      await gw.exec('ip', ['addr', 'add', `10.${underlay}.${S}.1/24`, 'dev', `pu${name}${suffix}`]);
-      await gw.exec('ip', ['link', 'set', `pu${name}${suffix}`, 'up']);
-      await ns.exec('ip', ['addr', 'add', `10.${underlay}.${S}.2/24`, 'dev', `pv${name}${suffix}`]);
-      await ns.exec('ip', ['link', 'set', `pv${name}${suffix}`, 'up']);
+      const ns = await lab.namespace(`pacl-${name}-${suffix}`);
+      await lab.veth(
+        { ns: gw, ifname: `pu${name}${suffix}`, address: `10.${underlay}.${S}.1/24` },
+        { ns, ifname: `pv${name}${suffix}`, address: `10.${underlay}.${S}.2/24` },
+      );
       if (underlay !== 235) await ns.exec('ip', ['route', 'add', `10.235.${S}.1/32`, 'via', `10.${underlay}.${S}.1`]);
       const keys = await wgKeyPair();
       const created = await json<{ device: { id: number } }>(
-        await http!.post(`/api/v1/device/${username}`, { data: { name: `${username}-laptop`, wireguard_pubkey: keys.publicKey } }),
+        await http.post(`/api/v1/device/${username}`, { data: { name: `${username}-laptop`, wireguard_pubkey: keys.publicKey } }),
         201,
       );
-      const download = await http!.get(`/api/v1/network/${location.id}/device/${created.device.id}/config`);
-      expect(download.status()).toBe(200);
-      const config = (await download.text()).replace(/^PrivateKey = .*$/m, `PrivateKey = ${keys.privateKey}`);
-      const field = (f: string) =>
-        (new RegExp(`^${f}\\s*=\\s*(.+)$`, 'm').exec(config)?.[1] ?? '')
-          .split(',')
-          .map((v) => v.trim())
-          .filter((v) => v && !v.includes(':'));
-      const file = join(dir, `${ifname}.conf`);
-      writeFileSync(file, config, { mode: 0o600 });
-      writeFileSync(join(dir, `${ifname}.stripped`), await run('wg-quick', ['strip', file]), { mode: 0o600 });
-      await ns.startWireguardGo(ifname);
-      await ns.exec('wg', ['setconf', ifname, join(dir, `${ifname}.stripped`)]);
-      for (const address of field('Address')) await ns.exec('ip', ['addr', 'add', address, 'dev', ifname]);
-      await ns.exec('ip', ['link', 'set', ifname, 'up']);
-      for (const net of field('AllowedIPs')) await ns.exec('ip', ['route', 'replace', net, 'dev', ifname]);
+      await bringUpClient(ns, ifname, await downloadConfig(http, location.id, created.device.id, keys.privateKey), lab.dir);
       // The gateway's own tunnel address is not filtered (the firewall covers forwarded traffic only).
       await waitFor(
         `${username}'s tunnel`,
@@ -243,7 +158,7 @@ test('ACL rules reach the gateway as nftables and traffic through real tunnels o
     /** What the API's access check says for a user to the service port over TCP. */
     const check = async (userId: number, port: number) =>
       json<{ verdict: 'allow' | 'deny'; decided_by: { kind: string; rule_name?: string }; mode: string }>(
-        await http!.get(
+        await http.get(
           `/api/v1/acl/check?location=${location.id}&source=user:${userId}&destination=${SERVICE_IP}&port=${port}&protocol=tcp`,
         ),
         200,
@@ -265,8 +180,8 @@ test('ACL rules reach the gateway as nftables and traffic through real tunnels o
       return seen;
     };
     const deploy = async (body: object) => {
-      const rule = await json<{ id: number }>(await http!.post('/api/v1/acl/rule', { data: body }), 201);
-      await json(await http!.put('/api/v1/acl/rule/apply', { data: { rules: [rule.id] } }), 204);
+      const rule = await json<{ id: number }>(await http.post('/api/v1/acl/rule', { data: body }), 201);
+      await json(await http.put('/api/v1/acl/rule/apply', { data: { rules: [rule.id] } }), 204);
       return rule.id;
     };
     const ruleFor = (name: string, who: object, port: string, extra: object = {}) => ({
@@ -319,19 +234,5 @@ test('ACL rules reach the gateway as nftables and traffic through real tunnels o
     expect(await gw.exec('nft', ['list', 'tables'])).not.toContain('palisade_');
     expect(await observe()).toEqual({ 'A:8080': true, 'A:9090': true, 'B:8080': true, 'B:9090': true });
     expect((await check(bob.id, 9090)).mode).toBe('unmanaged');
-  } catch (error) {
-    console.log(`--- agent output\n${agent.output.slice(-40).join('\n')}\n--- API output\n${api?.output.slice(-20).join('\n') ?? ''}`);
-    throw error;
-  } finally {
-    for (const p of processes) p.kill('SIGKILL');
-    await http?.dispose();
-    await agent.stop();
-    killPids(wireguardGoPids(GATEWAY_IF));
-    await forwarder?.close();
-    await api?.stop();
-    for (const ns of namespaces.reverse()) await ns.destroy();
-    await run('ip', ['link', 'del', `pah${suffix}`]).catch(() => undefined);
-    await dropDatabase(DATABASE);
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

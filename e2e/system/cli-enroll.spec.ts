@@ -1,25 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type APIRequestContext, expect, request, test } from '@playwright/test';
-import { ADMIN_PASSWORD } from '../support/constants';
-import {
-  AgentProcess,
-  ApiProcess,
-  buildAgent,
-  dropDatabase,
-  freePort,
-  GiveUp,
-  killPids,
-  parsePeers,
-  REPO_ROOT,
-  recreateDatabase,
-  TcpForwarder,
-  waitFor,
-  wireguardGoPids,
-} from './support/gateway-lab';
-import { Namespace, requireRoot, run } from './support/host';
+import { expect, test } from '@playwright/test';
+import { buildAgent, killPids, parsePeers, REPO_ROOT, waitFor } from './support/gateway-lab';
+import { type Namespace, requireRoot, run, uniqueSuffix } from './support/host';
+import { gatewayDump, json, listensOn, withSystemLab } from './support/system-lab';
 
 /**
  * Issue 15 §3: a server enrols itself with one command. An admin issues a CLI token for a network
@@ -33,18 +18,12 @@ import { Namespace, requireRoot, run } from './support/host';
  *   10.236.S.2; 10.238.S.1) ─ veth ─ server ns (10.238.S.2; palisade enroll) ─ veth ─ host
  *   (the server reaches the API's HTTP port through 10.237.S.1)
  */
-const suffix = `${process.pid % 1000}${Math.floor(Math.random() * 900 + 100)}`;
+const suffix = uniqueSuffix();
 const S = Number(suffix) % 250;
 const GATEWAY_IF = `pcg${suffix}`;
 const SERVER_IF = `pcs${suffix}`;
 const TUNNEL_GATEWAY_IP = `10.239.${S}.1`;
-const DATABASE = `palisade_system_cli_${suffix}`;
 const CLI = `${REPO_ROOT}apps/cli/bin/palisade.mjs`;
-
-async function json<T>(response: Awaited<ReturnType<APIRequestContext['get']>>, status: number): Promise<T> {
-  expect(response.status(), await response.text()).toBe(status);
-  return (await response.json()) as T;
-}
 
 /** Runs the CLI inside the namespace; resolves with its exit code and output (never throws on exit codes). */
 function palisade(ns: Namespace, args: string[]): Promise<{ code: number; out: string }> {
@@ -76,53 +55,30 @@ test('palisade enroll --up in a namespace: the server reaches the location throu
   requireRoot();
   await buildAgent();
   await run(process.execPath, [`${REPO_ROOT}apps/cli/scripts/build.mjs`]);
-  const namespaces: Namespace[] = [];
-  const agent = new AgentProcess();
-  let api: ApiProcess | undefined;
-  const forwarders: TcpForwarder[] = [];
-  let http: APIRequestContext | undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'palisade-cli-sys-'));
-  const configDir = join(dir, 'wireguard');
-  try {
-    // --- Topology
-    const gw = await Namespace.create(`pcl-sys-gw-${suffix}`);
-    namespaces.push(gw);
-    const server = await Namespace.create(`pcl-sys-sv-${suffix}`);
-    namespaces.push(server);
-    await run('ip', ['link', 'add', `pch${suffix}`, 'type', 'veth', 'peer', 'name', `pcj${suffix}`, 'netns', gw.name]);
-    await run('ip', ['addr', 'add', `10.236.${S}.1/24`, 'dev', `pch${suffix}`]);
-    await run('ip', ['link', 'set', `pch${suffix}`, 'up']);
-    await gw.exec('ip', ['addr', 'add', `10.236.${S}.2/24`, 'dev', `pcj${suffix}`]);
-    await gw.exec('ip', ['link', 'set', `pcj${suffix}`, 'up']);
-    await run('ip', ['-n', gw.name, 'link', 'add', `pcu${suffix}`, 'type', 'veth', 'peer', 'name', `pcv${suffix}`, 'netns', server.name]);
-    await gw.exec('ip', ['addr', 'add', `10.238.${S}.1/24`, 'dev', `pcu${suffix}`]);
-    await gw.exec('ip', ['link', 'set', `pcu${suffix}`, 'up']);
-    await server.exec('ip', ['addr', 'add', `10.238.${S}.2/24`, 'dev', `pcv${suffix}`]);
-    await server.exec('ip', ['link', 'set', `pcv${suffix}`, 'up']);
-    await run('ip', ['link', 'add', `pck${suffix}`, 'type', 'veth', 'peer', 'name', `pcw${suffix}`, 'netns', server.name]);
-    await run('ip', ['addr', 'add', `10.237.${S}.1/24`, 'dev', `pck${suffix}`]);
-    await run('ip', ['link', 'set', `pck${suffix}`, 'up']);
-    await server.exec('ip', ['addr', 'add', `10.237.${S}.2/24`, 'dev', `pcw${suffix}`]);
-    await server.exec('ip', ['link', 'set', `pcw${suffix}`, 'up']);
+  await withSystemLab('cli', suffix, async (lab) => {
+    lab.onTeardown(() => killPids(daemonPids(SERVER_IF)));
+    const configDir = join(lab.dir, 'wireguard');
+    // --- Topology: host ── gateway ns ── server ns ── host
+    const gw = await lab.namespace(`pcl-sys-gw-${suffix}`);
+    const server = await lab.namespace(`pcl-sys-sv-${suffix}`);
+    await lab.veth(
+      { ifname: `pch${suffix}`, address: `10.236.${S}.1/24` },
+      { ns: gw, ifname: `pcj${suffix}`, address: `10.236.${S}.2/24` },
+    );
+    await lab.veth(
+      { ns: gw, ifname: `pcu${suffix}`, address: `10.238.${S}.1/24` },
+      { ns: server, ifname: `pcv${suffix}`, address: `10.238.${S}.2/24` },
+    );
+    await lab.veth(
+      { ifname: `pck${suffix}`, address: `10.237.${S}.1/24` },
+      { ns: server, ifname: `pcw${suffix}`, address: `10.237.${S}.2/24` },
+    );
 
     // --- The API; its gRPC port for the gateway, its HTTP port for the enrolling server
-    const grpcPort = await freePort();
-    api = new ApiProcess(await freePort(), {
-      DATABASE_URL: await recreateDatabase(DATABASE),
-      DATA_DIR: dir,
-      SECRET_KEY: 'system-test-secret-key-system-test-secret-key',
-      ADMIN_PASSWORD,
-      GRPC_PORT: String(grpcPort),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '0',
-    });
-    await api.start();
-    const grpc = await TcpForwarder.start(`10.236.${S}.1`, grpcPort);
-    forwarders.push(grpc);
-    const web = await TcpForwarder.start(`10.237.${S}.1`, api.port);
-    forwarders.push(web);
-    http = await request.newContext({ baseURL: api.url });
-    expect((await http.post('/api/v1/auth', { data: { username: 'admin', password: ADMIN_PASSWORD } })).status()).toBe(200);
+    const { api, grpcPort } = await lab.startApi();
+    const grpc = await lab.forward(`10.236.${S}.1`, grpcPort);
+    const web = await lab.forward(`10.237.${S}.1`, api.port);
+    const http = await lab.signInAdmin();
 
     const listenPort = 52000 + (Number(suffix) % 1000);
     const location = await json<{ id: number; pubkey: string }>(
@@ -141,19 +97,12 @@ test('palisade enroll --up in a namespace: the server reaches the location throu
       201,
     );
     const gatewayToken = await json<{ token: string }>(await http.get(`/api/v1/network/${location.id}/token`), 200);
-    agent.start(gw.name, [
-      ...['--grpc-url', `http://10.236.${S}.1:${grpc.port}`, '--token', gatewayToken.token],
-      ...['--ifname', GATEWAY_IF, '--userspace', 'always', '--stats-interval', '1', '--health-port', '0'],
-    ]);
-    const gatewayDump = async () => (await gw.exec('wg', ['show', GATEWAY_IF, 'dump'])).trim();
-    await waitFor(
+    const grpcUrl = `http://10.236.${S}.1:${grpc.port}`;
+    await lab.startAgent(
+      gw,
+      { grpcUrl, token: gatewayToken.token, ifname: GATEWAY_IF, statsIntervalS: 1 },
       'the agent to apply the location',
-      async () => {
-        if (agent.exitCode !== null) throw new GiveUp(`agent exited with ${agent.exitCode}:\n${agent.output.join('\n')}`);
-        const head = (await gatewayDump()).split('\n')[0]?.split('\t');
-        return head?.[2] === String(listenPort) ? true : undefined;
-      },
-      30_000,
+      () => listensOn(gw, GATEWAY_IF, listenPort),
     );
 
     // --- The admin announces the server and issues its CLI token
@@ -185,7 +134,7 @@ test('palisade enroll --up in a namespace: the server reaches the location throu
     expect(await json<unknown[]>(await http.get('/api/v1/device/network/pending'), 200)).toEqual([]);
 
     // --- Through the real agent
-    await waitFor('the server on the gateway', async () => parsePeers(await gatewayDump()).get(publicKey), 10_000, 50);
+    await waitFor('the server on the gateway', async () => parsePeers(await gatewayDump(gw, GATEWAY_IF)).get(publicKey), 10_000, 50);
     await waitFor(
       'a ping through the tunnel',
       async () => ((await server.exec('ping', ['-c', '1', '-W', '2', TUNNEL_GATEWAY_IP]).catch(() => undefined)) ? true : undefined),
@@ -215,19 +164,5 @@ test('palisade enroll --up in a namespace: the server reaches the location throu
       10_000,
     );
     await expect(server.exec('ping', ['-c', '1', '-W', '1', TUNNEL_GATEWAY_IP])).rejects.toThrow();
-  } catch (error) {
-    console.log(`--- agent output\n${agent.output.slice(-40).join('\n')}\n--- API output\n${api?.output.slice(-20).join('\n') ?? ''}`);
-    throw error;
-  } finally {
-    await http?.dispose();
-    await agent.stop();
-    killPids(wireguardGoPids(GATEWAY_IF));
-    killPids(daemonPids(SERVER_IF));
-    for (const f of forwarders) await f.close();
-    await api?.stop();
-    for (const ns of namespaces.reverse()) await ns.destroy();
-    for (const link of [`pch${suffix}`, `pck${suffix}`]) await run('ip', ['link', 'del', link]).catch(() => undefined);
-    await dropDatabase(DATABASE);
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

@@ -1,25 +1,18 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type APIRequestContext, expect, request, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { generateSync } from 'otplib';
-import { ADMIN_PASSWORD } from '../support/constants';
+import { buildAgent, parsePeers, sleep, waitFor } from './support/gateway-lab';
+import { requireRoot, uniqueSuffix } from './support/host';
 import {
-  AgentProcess,
-  ApiProcess,
-  buildAgent,
-  dropDatabase,
-  freePort,
-  GiveUp,
-  killPids,
-  parsePeers,
-  recreateDatabase,
-  sleep,
-  TcpForwarder,
-  waitFor,
-  wireguardGoPids,
-} from './support/gateway-lab';
-import { Namespace, requireRoot, run, uniqueSuffix } from './support/host';
+  bringUpClient,
+  downloadConfig,
+  gatewayDump,
+  json,
+  listensOn,
+  note,
+  setClientConfig,
+  wgKeyPair,
+  withSystemLab,
+} from './support/system-lab';
 
 /**
  * Issue 10 §4/§5: an MFA-protected location with the real agent on wireguard-go. The same
@@ -41,30 +34,13 @@ const S = Number(suffix) % 250;
 const GATEWAY_IF = `pmt${suffix}`;
 const CLIENT_IF = `pmc${suffix}`;
 const TUNNEL_GATEWAY_IP = `10.236.${S}.1`;
-const DATABASE = `palisade_system_mfa_${suffix}`;
 /** The smallest peer_disconnect_threshold the API accepts (NetworkBodySchema). */
 const THRESHOLD_S = 60;
 /** The expiry job's period (VPN_SESSION_SWEEP_MS). */
 const SWEEP_MS = 10_000;
 
-async function wgKeyPair() {
-  const privateKey = (await run('wg', ['genkey'])).trim();
-  return { privateKey, publicKey: (await run('wg', ['pubkey'], `${privateKey}\n`)).trim() };
-}
-
 /** The authenticator code `stepsAhead` time steps from now (the API accepts ±1 step, each step once). */
 const totpCode = (secret: string, stepsAhead = 0) => generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + stepsAhead * 30 });
-
-/** Timings worth seeing in the report (annotations) and in the run's output. */
-const note = (what: string, ms: number) => {
-  test.info().annotations.push({ type: 'timing', description: `${what} ${ms} ms` });
-  console.log(`timing: ${what} ${ms} ms`);
-};
-
-async function json<T>(response: Awaited<ReturnType<APIRequestContext['get']>>, status: number): Promise<T> {
-  expect(response.status(), await response.text()).toBe(status);
-  return (await response.json()) as T;
-}
 
 interface Session {
   id: number;
@@ -78,44 +54,23 @@ test('an MFA-protected location admits a device only during a TOTP-authorised VP
   test.setTimeout(300_000);
   requireRoot();
   await buildAgent();
-  const namespaces: Namespace[] = [];
-  const agent = new AgentProcess();
-  let api: ApiProcess | undefined;
-  let forwarder: TcpForwarder | undefined;
-  let http: APIRequestContext | undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'palisade-mfa-sys-'));
-  try {
-    // --- Topology
-    const gw = await Namespace.create(`pmf-sys-gw-${suffix}`);
-    namespaces.push(gw);
-    const client = await Namespace.create(`pmf-sys-cl-${suffix}`);
-    namespaces.push(client);
-    await run('ip', ['link', 'add', `pmh${suffix}`, 'type', 'veth', 'peer', 'name', `pmg${suffix}`, 'netns', gw.name]);
-    await run('ip', ['addr', 'add', `10.234.${S}.1/24`, 'dev', `pmh${suffix}`]);
-    await run('ip', ['link', 'set', `pmh${suffix}`, 'up']);
-    await gw.exec('ip', ['addr', 'add', `10.234.${S}.2/24`, 'dev', `pmg${suffix}`]);
-    await gw.exec('ip', ['link', 'set', `pmg${suffix}`, 'up']);
-    await run('ip', ['-n', gw.name, 'link', 'add', `pmu${suffix}`, 'type', 'veth', 'peer', 'name', `pmv${suffix}`, 'netns', client.name]);
-    await gw.exec('ip', ['addr', 'add', `10.235.${S}.1/24`, 'dev', `pmu${suffix}`]);
-    await gw.exec('ip', ['link', 'set', `pmu${suffix}`, 'up']);
-    await client.exec('ip', ['addr', 'add', `10.235.${S}.2/24`, 'dev', `pmv${suffix}`]);
-    await client.exec('ip', ['link', 'set', `pmv${suffix}`, 'up']);
+  await withSystemLab('mfa', suffix, async (lab) => {
+    // --- Topology: host ── gateway ns ── client ns
+    const gw = await lab.namespace(`pmf-sys-gw-${suffix}`);
+    const client = await lab.namespace(`pmf-sys-cl-${suffix}`);
+    await lab.veth(
+      { ifname: `pmh${suffix}`, address: `10.234.${S}.1/24` },
+      { ns: gw, ifname: `pmg${suffix}`, address: `10.234.${S}.2/24` },
+    );
+    await lab.veth(
+      { ns: gw, ifname: `pmu${suffix}`, address: `10.235.${S}.1/24` },
+      { ns: client, ifname: `pmv${suffix}`, address: `10.235.${S}.2/24` },
+    );
 
     // --- The API (with its jobs, as main.ts runs them) on PostgreSQL
-    const grpcPort = await freePort();
-    api = new ApiProcess(await freePort(), {
-      DATABASE_URL: await recreateDatabase(DATABASE),
-      DATA_DIR: dir,
-      SECRET_KEY: 'system-test-secret-key-system-test-secret-key',
-      ADMIN_PASSWORD,
-      GRPC_PORT: String(grpcPort),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '0',
-    });
-    await api.start();
-    forwarder = await TcpForwarder.start(`10.234.${S}.1`, grpcPort);
-    http = await request.newContext({ baseURL: api.url });
-    expect((await http.post('/api/v1/auth', { data: { username: 'admin', password: ADMIN_PASSWORD } })).status()).toBe(200);
+    const { grpcPort } = await lab.startApi();
+    const forwarder = await lab.forward(`10.234.${S}.1`, grpcPort);
+    const http = await lab.signInAdmin();
 
     // No keepalive: once the test stops pinging, the tunnel is silent and no handshake follows.
     const listenPort = 52000 + (Number(suffix) % 1000);
@@ -137,21 +92,14 @@ test('an MFA-protected location admits a device only during a TOTP-authorised VP
     const token = await json<{ token: string }>(await http.get(`/api/v1/network/${location.id}/token`), 200);
 
     // --- The agent, reporting peer stats every second (the expiry job reads the handshakes from them)
-    agent.start(gw.name, [
-      ...['--grpc-url', `http://10.234.${S}.1:${forwarder.port}`, '--token', token.token],
-      ...['--ifname', GATEWAY_IF, '--userspace', 'always', '--stats-interval', '1', '--health-port', '0'],
-    ]);
-    const gatewayDump = async () => (await gw.exec('wg', ['show', GATEWAY_IF, 'dump'])).trim();
-    await waitFor(
+    const grpcUrl = `http://10.234.${S}.1:${forwarder.port}`;
+    await lab.startAgent(
+      gw,
+      { grpcUrl, token: token.token, ifname: GATEWAY_IF, statsIntervalS: 1 },
       'the agent to apply the location',
-      async () => {
-        if (agent.exitCode !== null) throw new GiveUp(`agent exited with ${agent.exitCode}:\n${agent.output.join('\n')}`);
-        const head = (await gatewayDump()).split('\n')[0]?.split('\t');
-        return head?.[2] === String(listenPort) ? true : undefined;
-      },
-      30_000,
+      () => listensOn(gw, GATEWAY_IF, listenPort),
     );
-    const peerOnGateway = async (publicKey: string) => parsePeers(await gatewayDump()).get(publicKey);
+    const peerOnGateway = async (publicKey: string) => parsePeers(await gatewayDump(gw, GATEWAY_IF)).get(publicKey);
 
     // --- The admin turns on an authenticator app (the previous step's code, so the current and next stay unused)
     const totp = await json<{ secret: string }>(await http.post('/api/v1/auth/totp/init'), 200);
@@ -163,30 +111,12 @@ test('an MFA-protected location admits a device only during a TOTP-authorised VP
       await http.post('/api/v1/device/admin', { data: { name: 'laptop', wireguard_pubkey: keys.publicKey } }),
       201,
     );
-    const download = await http.get(`/api/v1/network/${location.id}/device/${created.device.id}/config`);
-    expect(download.status()).toBe(200);
-    const config = (await download.text()).replace(/^PrivateKey = .*$/m, `PrivateKey = ${keys.privateKey}`);
+    const config = await downloadConfig(http, location.id, created.device.id, keys.privateKey);
     expect(config).not.toMatch(/^PresharedKey/m);
-    const field = (name: string) =>
-      (new RegExp(`^${name}\\s*=\\s*(.+)$`, 'm').exec(config)?.[1] ?? '')
-        .split(',')
-        .map((v) => v.trim())
-        .filter(Boolean);
-    /** `wg setconf` of the downloaded config, with the session's preshared key when given (a fresh peer each time). */
-    const applyClientConfig = async (presharedKey?: string) => {
-      const text = presharedKey ? config.replace(/^(PublicKey = .*)$/m, `$1\nPresharedKey = ${presharedKey}`) : config;
-      const file = join(dir, `${CLIENT_IF}.conf`);
-      writeFileSync(file, text, { mode: 0o600 });
-      writeFileSync(join(dir, 'stripped.conf'), await run('wg-quick', ['strip', file]), { mode: 0o600 });
-      await client.exec('wg', ['setconf', CLIENT_IF, join(dir, 'stripped.conf')]);
-    };
-    await client.startWireguardGo(CLIENT_IF);
-    await applyClientConfig();
-    for (const address of field('Address').filter((a) => !a.includes(':')))
-      await client.exec('ip', ['addr', 'add', address, 'dev', CLIENT_IF]);
-    await client.exec('ip', ['link', 'set', CLIENT_IF, 'up']);
-    for (const net of field('AllowedIPs').filter((a) => !a.includes(':')))
-      await client.exec('ip', ['route', 'replace', net, 'dev', CLIENT_IF]);
+    /** `wg setconf` of the downloaded config with the session's preshared key (a fresh peer each time). */
+    const applyClientConfig = (presharedKey: string) =>
+      setClientConfig(client, CLIENT_IF, config.replace(/^(PublicKey = .*)$/m, `$1\nPresharedKey = ${presharedKey}`), lab.dir);
+    await bringUpClient(client, CLIENT_IF, config, lab.dir);
     const ping = (count = 1, waitS = 2) => client.exec('ping', ['-c', String(count), '-W', String(waitS), TUNNEL_GATEWAY_IP]);
     const pingWorks = (what: string) => waitFor(what, async () => ((await ping(1, 1)) ? true : undefined), 20_000, 200);
 
@@ -197,11 +127,11 @@ test('an MFA-protected location admits a device only during a TOTP-authorised VP
     // --- The session: start, finish with a TOTP code; the peer arrives with the session's preshared key
     const startSession = async (stepsAhead: number) => {
       const challenge = await json<{ challenge: string }>(
-        await http!.post('/api/v1/vpn_session/start', { data: { location_id: location.id, device_pubkey: keys.publicKey } }),
+        await http.post('/api/v1/vpn_session/start', { data: { location_id: location.id, device_pubkey: keys.publicKey } }),
         201,
       );
       const finished = await json<{ session: Session; preshared_key: string }>(
-        await http!.post('/api/v1/vpn_session/finish', {
+        await http.post('/api/v1/vpn_session/finish', {
           data: { challenge: challenge.challenge, code: totpCode(totp.secret, stepsAhead) },
         }),
         201,
@@ -237,7 +167,7 @@ test('an MFA-protected location admits a device only during a TOTP-authorised VP
       10_000,
     );
     // The agent's stats reach the API: the expiry job records the session's last handshake.
-    const listed = async () => (await json<Session[]>(await http!.get('/api/v1/vpn_session'), 200)).find((s) => s.id === first.session.id);
+    const listed = async () => (await json<Session[]>(await http.get('/api/v1/vpn_session'), 200)).find((s) => s.id === first.session.id);
     await waitFor('the reported handshake on the session', async () => ((await listed())?.last_handshake ? true : undefined), 45_000, 500);
 
     // --- No traffic now. After the threshold (plus up to one sweep) the session ends and the peer leaves.
@@ -270,18 +200,5 @@ test('an MFA-protected location admits a device only during a TOTP-authorised VP
     );
     note('disconnected session → peer off the gateway after', Date.now() - deletedAt);
     await expect(ping(2, 2)).rejects.toThrow();
-  } catch (error) {
-    console.log(`--- agent output\n${agent.output.slice(-40).join('\n')}\n--- API output\n${api?.output.slice(-20).join('\n') ?? ''}`);
-    throw error;
-  } finally {
-    await http?.dispose();
-    await agent.stop();
-    killPids(wireguardGoPids(GATEWAY_IF));
-    await forwarder?.close();
-    await api?.stop();
-    for (const ns of namespaces.reverse()) await ns.destroy();
-    await run('ip', ['link', 'del', `pmh${suffix}`]).catch(() => undefined);
-    await dropDatabase(DATABASE);
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
