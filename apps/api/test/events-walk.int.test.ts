@@ -193,6 +193,15 @@ const FIXTURES: Record<string, Fixture> = {
     payload: { old_password: USER_PASSWORD, new_password: NEW_PASSWORD },
     object: { type: 'user', id: caller.id },
   }),
+  'PUT /api/v1/me/language': async (w, caller) => {
+    // A change records user.modified; the same language again changes nothing.
+    const me = await w.api('GET', '/api/v1/me', caller);
+    return {
+      url: '/api/v1/me/language',
+      payload: { language: me.language === 'pl' ? 'ko' : 'pl' },
+      object: { type: 'user', id: caller.id },
+    };
+  },
   'PUT /api/v1/user/:username': async (w, caller) => {
     const target = caller.isAdmin ? await w.newUser() : caller;
     return {

@@ -1725,6 +1725,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/language": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the signed-in user's language
+         * @description The console reports the language its user chose or was given; mail to the user is written in it (docs/mail.md).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        language: "en" | "ko" | "pl";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user/{username}": {
         parameters: {
             query?: never;
@@ -1802,6 +1864,7 @@ export interface paths {
                         phone?: string;
                         is_active?: boolean;
                         groups?: string[];
+                        language?: ("en" | "ko" | "pl") | null;
                     };
                 };
             };
@@ -12139,6 +12202,8 @@ export interface components {
             mfa_method?: "totp" | "email" | "webauthn";
             enrolled: boolean;
             has_password: boolean;
+            /** @enum {string} */
+            language?: "en" | "ko" | "pl";
             created_at: string;
         };
         UserListInput: {
@@ -12964,6 +13029,8 @@ export interface components {
             mfa_method?: "totp" | "email" | "webauthn";
             enrolled: boolean;
             has_password: boolean;
+            /** @enum {string} */
+            language?: "en" | "ko" | "pl";
             created_at: string;
         };
         UserList: {

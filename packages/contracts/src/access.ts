@@ -69,6 +69,7 @@ export const ROUTE_ACCESS = {
   'POST /api/v1/auth': rule('public', 'auth.login'),
   'POST /api/v1/auth/logout': rule('public', 'auth.logout'),
   'GET /api/v1/me': rule('user', 'me.read'),
+  'PUT /api/v1/me/language': rule('user', 'me.set_language'),
 
   'POST /api/v1/auth/webauthn/init': rule('user', 'mfa.webauthn_register'),
   'POST /api/v1/auth/webauthn/finish': rule('user', 'mfa.webauthn_register'),

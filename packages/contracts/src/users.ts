@@ -5,6 +5,11 @@ import { emailSchema, newUsernameSchema, passwordSchema, personNameSchema, phone
 export const MFA_METHODS = ['totp', 'email', 'webauthn'] as const;
 export const MfaMethodSchema = z.enum(MFA_METHODS);
 
+/** The languages of the console and of mail (docs/mail.md). */
+export const USER_LANGUAGES = ['en', 'ko', 'pl'] as const;
+export const UserLanguageSchema = z.enum(USER_LANGUAGES, { error: 'invalid' });
+export type UserLanguage = z.infer<typeof UserLanguageSchema>;
+
 /** API.md §3 fixed shape. */
 export const UserSchema = z
   .object({
@@ -21,6 +26,8 @@ export const UserSchema = z
     mfa_method: MfaMethodSchema.optional(),
     enrolled: z.boolean(),
     has_password: z.boolean(),
+    /** The language mail to the user is written in (the console's language); absent while not known. */
+    language: UserLanguageSchema.optional(),
     created_at: z.string(),
   })
   .meta({ id: 'User' });
@@ -51,6 +58,8 @@ export const UpdateUserBodySchema = z.strictObject({
   phone: phoneSchema.optional(),
   is_active: z.boolean({ error: 'invalid_type' }).optional(),
   groups: z.array(z.string().min(1).max(64), { error: 'invalid_type' }).max(1000).optional(),
+  /** Left out: unchanged; null: not known. */
+  language: UserLanguageSchema.nullable().optional(),
 });
 export type UpdateUserBody = z.infer<typeof UpdateUserBodySchema>;
 
@@ -68,6 +77,10 @@ export type UserList = z.infer<typeof UserListSchema>;
 
 export const UsernameAvailableBodySchema = z.strictObject({ username: usernameSchema });
 export const UsernameAvailableSchema = z.object({ available: z.boolean() });
+
+/** PUT /me/language: the console reports the language the signed-in user chose or was given. */
+export const SetMyLanguageBodySchema = z.strictObject({ language: UserLanguageSchema });
+export type SetMyLanguageBody = z.infer<typeof SetMyLanguageBodySchema>;
 
 export const SetPasswordBodySchema = z.strictObject({ new_password: passwordSchema });
 export const ChangePasswordBodySchema = z.strictObject({

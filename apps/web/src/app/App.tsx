@@ -5,6 +5,7 @@ import { PageLoader } from '@/components/PageLoader';
 import { essentialsQueryOptions } from '@/features/app/app.queries';
 import { meQueryOptions } from '@/features/auth/auth.queries';
 import { useAuthStore } from '@/features/auth/auth-store';
+import { useLanguageReport } from '@/i18n/use-language-report';
 import { createQueryClient } from './query-client';
 import { createAppRouter } from './router';
 import { useDocumentSync } from './use-document-sync';
@@ -33,6 +34,7 @@ export function shouldAskForCurrentUser(pathname: string = window.location.pathn
 export function App() {
   const [isReady, setIsReady] = useState(false);
   useDocumentSync();
+  useLanguageReport();
 
   useEffect(() => {
     void Promise.allSettled([

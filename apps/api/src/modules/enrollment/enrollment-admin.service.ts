@@ -4,6 +4,7 @@ import { HttpProblem } from '#src/lib/problem.js';
 import { type SignedInActor, userActor } from '#src/modules/events/event-actor.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
 import type { MailService } from '#src/modules/mail/mail.service.js';
+import { mailLocaleOf } from '#src/modules/mail/mail-locale.js';
 import { mailNotConfigured } from '#src/modules/mail/mail.service.js';
 import { SettingsRepo } from '#src/modules/settings/settings.repo.js';
 import { type UserRow, UsersRepo } from '#src/modules/users/users.repo.js';
@@ -87,7 +88,7 @@ export class EnrollmentAdminService {
       await this.mail.sendNow({
         to,
         template: 'enrollment_start',
-        locale: body.locale,
+        locale: mailLocaleOf(user, body.locale),
         data: { first_name: user.firstName, url, expires_at: mailTime(expiresAt) },
       });
     } catch (error) {

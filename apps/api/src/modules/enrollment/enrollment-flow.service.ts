@@ -7,6 +7,7 @@ import { DevicesRepo } from '#src/modules/devices/devices.repo.js';
 import type { DevicesService } from '#src/modules/devices/devices.service.js';
 import type { EventActor, RequestOrigin } from '#src/modules/events/event-actor.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
+import { mailLocaleOf } from '#src/modules/mail/mail-locale.js';
 import type { MailService } from '#src/modules/mail/mail.service.js';
 import { NetworksRepo } from '#src/modules/networks/networks.repo.js';
 import { SettingsRepo } from '#src/modules/settings/settings.repo.js';
@@ -142,7 +143,7 @@ export class EnrollmentFlowService {
         details: {},
       });
     });
-    return { username: user.username, welcome_email_sent: await this.#sendWelcome(user, settings, locale ?? 'en') };
+    return { username: user.username, welcome_email_sent: await this.#sendWelcome(user, settings, mailLocaleOf(user, locale)) };
   }
 
   async #sendWelcome(user: TokenUser, settings: Awaited<ReturnType<SettingsRepo['get']>>, locale: string): Promise<boolean> {

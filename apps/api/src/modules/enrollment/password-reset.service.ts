@@ -5,6 +5,7 @@ import { HttpProblem } from '#src/lib/problem.js';
 import { SessionsRepo } from '#src/modules/auth/sessions.repo.js';
 import { type EventActor, type RequestOrigin, type SignedInActor, userActor } from '#src/modules/events/event-actor.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
+import { mailLocaleOf } from '#src/modules/mail/mail-locale.js';
 import { type MailService, mailNotConfigured } from '#src/modules/mail/mail.service.js';
 import { UsersRepo } from '#src/modules/users/users.repo.js';
 import { RedemptionLimiter } from './redemption-limiter.js';
@@ -74,7 +75,7 @@ export class PasswordResetService {
       await this.mail.sendNow({
         to: user.email,
         template: 'password_reset',
-        locale,
+        locale: mailLocaleOf(user, locale),
         data: { first_name: user.firstName, url: passwordResetUrl(base, token) },
       });
     } catch (error) {
@@ -99,7 +100,7 @@ export class PasswordResetService {
       await this.mail.enqueue(tx, {
         to: user.email,
         template: 'password_reset',
-        locale,
+        locale: mailLocaleOf(user, locale),
         data: { first_name: user.firstName, url: passwordResetUrl(base, token) },
       });
       await recordEvent(tx, {

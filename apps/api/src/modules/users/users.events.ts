@@ -20,6 +20,7 @@ export function changedUserFields(current: UserRecord, body: UpdateUserBody, gro
   if (body.last_name !== current.lastName) fields.push('last_name');
   if (body.email !== current.email) fields.push('email');
   if ((body.phone || null) !== current.phone) fields.push('phone');
+  if (body.language !== undefined && body.language !== current.language) fields.push('language');
   if (statusChanged) fields.push('is_active');
   if (groupsChanged) fields.push('groups');
   return fields;

@@ -1,6 +1,8 @@
-import type { User } from '@palisade/contracts';
+import { USER_LANGUAGES, type User, type UserLanguage } from '@palisade/contracts';
 import { isoTimestamp } from '#src/db/rows.js';
 import type { UserListRow, UserRecord } from './users.repo.js';
+
+const isUserLanguage = (value: string | null): value is UserLanguage => (USER_LANGUAGES as readonly (string | null)[]).includes(value);
 
 export function toUser(record: UserRecord): User {
   return {
@@ -17,6 +19,7 @@ export function toUser(record: UserRecord): User {
     ...(record.mfaMethod ? { mfa_method: record.mfaMethod as NonNullable<User['mfa_method']> } : {}),
     enrolled: record.enrolled,
     has_password: record.passwordHash !== null,
+    ...(isUserLanguage(record.language) ? { language: record.language } : {}),
     created_at: record.createdAt.toISOString(),
   };
 }
@@ -38,6 +41,7 @@ export function listRowToUser(row: UserListRow): User {
     created_at: isoTimestamp(row.created_at),
   };
   if (row.phone) user.phone = row.phone;
+  if (isUserLanguage(row.language)) user.language = row.language;
   if (row.mfa_method) user.mfa_method = row.mfa_method as NonNullable<User['mfa_method']>;
   return user;
 }

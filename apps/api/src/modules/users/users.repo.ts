@@ -41,6 +41,7 @@ export interface UserListRow {
   mfa_method: string | null;
   enrolled: boolean;
   has_password: boolean;
+  language: string | null;
   created_at: Date | string;
   groups: string[];
   is_admin: boolean;
@@ -78,13 +79,13 @@ function listStatement(query: UserListQuery): ListRun {
         // Unfiltered, the total is the trigger-kept count (migration 0005) rather than a scan.
         const total = totalOf(users, where, shape.search || shape.filter !== 'all' ? undefined : 'users');
         return sql`select p.id, p.username, p.first_name, p.last_name, p.email, p.phone, p.is_active, p.mfa_enabled,
-          p.mfa_method, p.enrolled, p.has_password, p.created_at,
+          p.mfa_method, p.enrolled, p.has_password, p.language, p.created_at,
           coalesce(gs.groups, '{}') as groups, coalesce(gs.is_admin, false) as is_admin,
           ${total} as total
         from (
           select ${users.id}, ${users.username}, ${users.firstName}, ${users.lastName}, ${users.email}, ${users.phone},
             ${users.isActive}, ${users.mfaEnabled}, ${users.mfaMethod}, ${users.enrolled},
-            ${users.passwordHash} is not null as has_password, ${users.createdAt}, ${column} as sort_key
+            ${users.passwordHash} is not null as has_password, ${users.language}, ${users.createdAt}, ${column} as sort_key
           from ${users} ${where}
           order by ${column} ${direction}, ${users.id}
           limit ${p.perPage} offset ${p.offset}

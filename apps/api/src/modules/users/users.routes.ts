@@ -1,6 +1,7 @@
 import {
   ChangePasswordBodySchema,
   CreateUserBodySchema,
+  SetMyLanguageBodySchema,
   SetPasswordBodySchema,
   UpdateUserBodySchema,
   UserListQuerySchema,
@@ -63,6 +64,23 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await users.changeOwnPassword(actorOf(request), request.body.old_password, request.body.new_password);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    '/api/v1/me/language',
+    {
+      schema: {
+        tags,
+        summary: "Set the signed-in user's language",
+        description: 'The console reports the language its user chose or was given; mail to the user is written in it (docs/mail.md).',
+        body: SetMyLanguageBodySchema,
+        response: { 204: z.null(), ...problems(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      await users.setLanguage(actorOf(request), request.body.language);
       return reply.code(204).send(null);
     },
   );

@@ -5,6 +5,7 @@ import {
   type UpdateUserBody,
   type User,
   type UserList,
+  type UserLanguage,
   type UserListQuery,
 } from '@palisade/contracts';
 import type { Db } from '#src/db/client.js';
@@ -99,6 +100,24 @@ export class UsersService {
     return record ? toUser(record) : undefined;
   }
 
+  /**
+   * `PUT /me/language`: the console's language of the signed-in user, which their mail follows
+   * (docs/mail.md). Records `user.modified` only when it changes.
+   */
+  async setLanguage(actor: Actor, language: UserLanguage): Promise<void> {
+    const target = await this.#repo.findById(actor.userId);
+    if (!target) throw forbidden();
+    if (target.language === language) return;
+    const event: DomainEvent = {
+      type: 'user.modified',
+      actor: userActor(actor),
+      object: userObject(target),
+      subjectUserId: target.id,
+      details: { fields: ['language'] },
+    };
+    await this.#repo.updateRecording(target.id, { language }, [event]);
+  }
+
   async isAvailable(username: string): Promise<boolean> {
     return !isReservedUsername(username) && (await this.#repo.findByUsername(username)) === undefined;
   }
@@ -166,6 +185,7 @@ export class UsersService {
       email: body.email,
       phone: body.phone || null,
       ...(actor.isAdmin && body.is_active !== undefined ? { isActive: body.is_active } : {}),
+      ...(body.language !== undefined ? { language: body.language } : {}),
     };
     const fields = changedUserFields(current, body, changingGroups, deactivating || activating);
     const modified: DomainEvent[] =

@@ -8,8 +8,12 @@ export class EmailCodeRepo {
   constructor(private readonly db: Db) {}
 
   /** The user's address, the row locked so that two sends of one user queue one after the other. */
-  async lockUser(userId: number): Promise<{ email: string } | undefined> {
-    const [row] = await this.db.select({ email: users.email }).from(users).where(eq(users.id, userId)).for('update');
+  async lockUser(userId: number): Promise<{ email: string; language: string | null } | undefined> {
+    const [row] = await this.db
+      .select({ email: users.email, language: users.language })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for('update');
     return row;
   }
 

@@ -6,6 +6,7 @@ import type { SecretBox } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import { userActor } from '#src/modules/events/event-actor.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
+import { mailLocaleOf } from '#src/modules/mail/mail-locale.js';
 import type { MailService } from '#src/modules/mail/mail.service.js';
 import { enabledMethods, type MfaCore } from '#src/modules/mfa/mfa.core.js';
 import { type ChallengePurpose, WebauthnRepo as ChallengeRepo } from '#src/modules/mfa/webauthn/webauthn.repo.js';
@@ -106,19 +107,19 @@ export class EmailCodeService {
       throw new HttpProblem(400, 'mail.not_configured', 'Email codes need outgoing mail: an administrator must configure SMTP first.');
     }
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    const to = await this.db.transaction(async (tx) => {
+    const { email: to, locale } = await this.db.transaction(async (tx) => {
       const repo = new EmailCodeRepo(tx);
       const user = await repo.lockUser(userId);
       if (!user) throw new HttpProblem(401, 'auth.unauthenticated', 'You need to sign in.');
       const last = await repo.sentAt(userId, purpose);
       if (last && Date.now() - last.getTime() < EMAIL_RESEND_MS) throw new HttpProblem(429, 'mfa.email_too_soon', RESEND_TOO_SOON);
       await new ChallengeRepo(tx).storeChallenge(userId, purpose, this.#hash(userId, scope, code), EMAIL_CODE_TTL_MS);
-      return user.email;
+      return { email: user.email, locale: mailLocaleOf(user) };
     });
     // Sent now, not queued: the user is waiting for it, and a refusing server is reported at once
     // ('Error sending email' with its reason). A code that was not sent is dropped, so no resend wait.
     try {
-      await this.mail.sendNow({ to, template: 'mfa_email_code', data: { code } });
+      await this.mail.sendNow({ to, template: 'mfa_email_code', locale, data: { code } });
     } catch (err) {
       await new EmailCodeRepo(this.db).drop(userId, purpose);
       throw err;
