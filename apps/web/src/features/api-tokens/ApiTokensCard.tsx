@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '@/components/Button';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { StateMessage } from '@/components/StateMessage';
+import { CredentialList } from '@/components/CredentialList';
 import { pushToast } from '@/components/toast-store';
 import { formatDateTime } from '@/i18n/format';
 import { useTranslation } from '@/i18n/use-translation';
@@ -23,54 +23,31 @@ export function ApiTokensCard({ username }: { username: string }) {
   const [editing, setEditing] = useState<Editing | undefined>(undefined);
   const [deleting, setDeleting] = useState<ApiToken | undefined>(undefined);
 
-  let body: React.ReactNode;
-  if (tokens.isPending) body = <StateMessage kind="loading" title={t('common.loading')} />;
-  else if (tokens.isError)
-    body = (
-      <StateMessage
-        kind="error"
-        title={t('apiTokens.loadError')}
-        hint={problemMessage(t, tokens.error)}
-        onRetry={() => void tokens.refetch()}
-      />
-    );
-  else if (tokens.data.length === 0) body = <p className="field__hint">{t('apiTokens.empty')}</p>;
-  else
-    body = (
-      <ul className="api-tokens" aria-label={t('apiTokens.title')}>
-        {tokens.data.map((token) => (
-          <li key={token.id} className="api-tokens__item">
-            <div className="api-tokens__text">
-              <span className="api-tokens__name">{token.name}</span>
-              <span className="field__hint">
-                {t('apiTokens.created', { date: formatDateTime(language, token.created_at) })}
-                {' · '}
-                {token.last_used_at
-                  ? t('apiTokens.lastUsed', { date: formatDateTime(language, token.last_used_at) })
-                  : t('apiTokens.neverUsed')}
-              </span>
-            </div>
-            <div className="api-tokens__actions">
-              <Button
-                size="sm"
-                onClick={() => setEditing({ kind: 'rename', token })}
-                aria-label={t('apiTokens.renameNamed', { name: token.name })}
-              >
-                {t('apiTokens.rename')}
-              </Button>
-              <Button
-                size="sm"
-                variant="danger"
-                onClick={() => setDeleting(token)}
-                aria-label={t('apiTokens.deleteNamed', { name: token.name })}
-              >
-                {t('common.delete')}
-              </Button>
-            </div>
-          </li>
-        ))}
-      </ul>
-    );
+  const body = (
+    <CredentialList
+      query={tokens}
+      label={t('apiTokens.title')}
+      emptyText={t('apiTokens.empty')}
+      errorTitle={t('apiTokens.loadError')}
+      renameText={t('apiTokens.rename')}
+      renameLabel={(token) => t('apiTokens.renameNamed', { name: token.name })}
+      deleteLabel={(token) => t('apiTokens.deleteNamed', { name: token.name })}
+      renderDetails={(token) => (
+        <>
+          <span className="credential-list__name">{token.name}</span>
+          <span className="field__hint">
+            {t('apiTokens.created', { date: formatDateTime(language, token.created_at) })}
+            {' · '}
+            {token.last_used_at
+              ? t('apiTokens.lastUsed', { date: formatDateTime(language, token.last_used_at) })
+              : t('apiTokens.neverUsed')}
+          </span>
+        </>
+      )}
+      onRename={(token) => setEditing({ kind: 'rename', token })}
+      onDelete={setDeleting}
+    />
+  );
 
   return (
     <div className="card">

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Badge } from '@/components/Badge';
 import { Button } from '@/components/Button';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { StateMessage } from '@/components/StateMessage';
+import { CredentialList } from '@/components/CredentialList';
 import { formatDateTime } from '@/i18n/format';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
@@ -22,42 +22,30 @@ export function AuthKeysCard({ username }: { username: string }) {
   const [renaming, setRenaming] = useState<AuthKey | undefined>(undefined);
   const [deleting, setDeleting] = useState<AuthKey | undefined>(undefined);
 
-  let body: React.ReactNode;
-  if (keys.isPending) body = <StateMessage kind="loading" title={t('common.loading')} />;
-  else if (keys.isError) body = <StateMessage kind="error" title={problemMessage(t, keys.error)} onRetry={() => void keys.refetch()} />;
-  else if (keys.data.length === 0) body = <p className="field__hint">{t('authKeys.empty')}</p>;
-  else
-    body = (
-      <ul className="auth-keys" aria-label={t('authKeys.title')}>
-        {keys.data.map((key) => (
-          <li key={key.id} className="auth-keys__item">
-            <div className="auth-keys__text">
-              <span className="auth-keys__name">
-                {key.name} <Badge tone="neutral">{t(key.key_type === 'ssh' ? 'authKeys.type.ssh' : 'authKeys.type.gpg')}</Badge>
-              </span>
-              <code className="auth-keys__fingerprint">{key.fingerprint}</code>
-              <span className="field__hint">
-                {key.serial ? `${t('authKeys.serial', { serial: key.serial })} · ` : ''}
-                {t('authKeys.added', { date: formatDateTime(language, key.created_at) })}
-              </span>
-            </div>
-            <div className="auth-keys__actions">
-              <Button size="sm" onClick={() => setRenaming(key)} aria-label={t('authKeys.renameNamed', { name: key.name })}>
-                {t('authKeys.rename')}
-              </Button>
-              <Button
-                size="sm"
-                variant="danger"
-                onClick={() => setDeleting(key)}
-                aria-label={t('authKeys.deleteNamed', { name: key.name })}
-              >
-                {t('common.delete')}
-              </Button>
-            </div>
-          </li>
-        ))}
-      </ul>
-    );
+  const body = (
+    <CredentialList
+      query={keys}
+      label={t('authKeys.title')}
+      emptyText={t('authKeys.empty')}
+      renameText={t('authKeys.rename')}
+      renameLabel={(key) => t('authKeys.renameNamed', { name: key.name })}
+      deleteLabel={(key) => t('authKeys.deleteNamed', { name: key.name })}
+      renderDetails={(key) => (
+        <>
+          <span className="credential-list__name">
+            {key.name} <Badge tone="neutral">{t(key.key_type === 'ssh' ? 'authKeys.type.ssh' : 'authKeys.type.gpg')}</Badge>
+          </span>
+          <code className="auth-keys__fingerprint">{key.fingerprint}</code>
+          <span className="field__hint">
+            {key.serial ? `${t('authKeys.serial', { serial: key.serial })} · ` : ''}
+            {t('authKeys.added', { date: formatDateTime(language, key.created_at) })}
+          </span>
+        </>
+      )}
+      onRename={setRenaming}
+      onDelete={setDeleting}
+    />
+  );
 
   return (
     <div className="card">

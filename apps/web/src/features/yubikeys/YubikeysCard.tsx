@@ -1,10 +1,9 @@
 import type { AuthKey, Yubikey } from '@palisade/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { Badge } from '@/components/Badge';
-import { Button } from '@/components/Button';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { StateMessage } from '@/components/StateMessage';
+import { CredentialList } from '@/components/CredentialList';
 import { authKeysQueryOptions } from '@/features/auth-keys/auth-keys.queries';
 import { formatDateTime } from '@/i18n/format';
 import { useTranslation } from '@/i18n/use-translation';
@@ -23,50 +22,37 @@ export function YubikeysCard({ username }: { username: string }) {
   const [deleting, setDeleting] = useState<Yubikey | undefined>(undefined);
   const keysOf = (serial: string): AuthKey[] => (keys.data ?? []).filter((key) => key.serial === serial);
 
-  let body: ReactNode;
-  if (yubikeys.isPending) body = <StateMessage kind="loading" title={t('common.loading')} />;
-  else if (yubikeys.isError)
-    body = <StateMessage kind="error" title={problemMessage(t, yubikeys.error)} onRetry={() => void yubikeys.refetch()} />;
-  else if (yubikeys.data.length === 0) body = <p className="field__hint">{t('yubikeys.empty')}</p>;
-  else
-    body = (
-      <ul className="auth-keys" aria-label={t('yubikeys.title')}>
-        {yubikeys.data.map((yubikey) => {
-          const cardKeys = keysOf(yubikey.serial);
-          return (
-            <li key={yubikey.id} className="auth-keys__item">
-              <div className="auth-keys__text">
-                <span className="auth-keys__name">{yubikey.name}</span>
-                <span className="field__hint">
-                  {t('yubikeys.serial', { serial: yubikey.serial })} ·{' '}
-                  {t('yubikeys.added', { date: formatDateTime(language, yubikey.created_at) })}
-                </span>
-                {keys.isSuccess ? <span className="field__hint">{t('yubikeys.keyCount', { count: cardKeys.length })}</span> : null}
-                {cardKeys.map((key) => (
-                  <span key={key.id}>
-                    <Badge tone="neutral">{t(key.key_type === 'ssh' ? 'authKeys.type.ssh' : 'authKeys.type.gpg')}</Badge>{' '}
-                    <code className="auth-keys__fingerprint">{key.fingerprint}</code>
-                  </span>
-                ))}
-              </div>
-              <div className="auth-keys__actions">
-                <Button size="sm" onClick={() => setRenaming(yubikey)} aria-label={t('yubikeys.renameNamed', { name: yubikey.name })}>
-                  {t('yubikeys.rename')}
-                </Button>
-                <Button
-                  size="sm"
-                  variant="danger"
-                  onClick={() => setDeleting(yubikey)}
-                  aria-label={t('yubikeys.deleteNamed', { name: yubikey.name })}
-                >
-                  {t('common.delete')}
-                </Button>
-              </div>
-            </li>
-          );
-        })}
-      </ul>
-    );
+  const body = (
+    <CredentialList
+      query={yubikeys}
+      label={t('yubikeys.title')}
+      emptyText={t('yubikeys.empty')}
+      renameText={t('yubikeys.rename')}
+      renameLabel={(yubikey) => t('yubikeys.renameNamed', { name: yubikey.name })}
+      deleteLabel={(yubikey) => t('yubikeys.deleteNamed', { name: yubikey.name })}
+      renderDetails={(yubikey) => {
+        const cardKeys = keysOf(yubikey.serial);
+        return (
+          <>
+            <span className="credential-list__name">{yubikey.name}</span>
+            <span className="field__hint">
+              {t('yubikeys.serial', { serial: yubikey.serial })} ·{' '}
+              {t('yubikeys.added', { date: formatDateTime(language, yubikey.created_at) })}
+            </span>
+            {keys.isSuccess ? <span className="field__hint">{t('yubikeys.keyCount', { count: cardKeys.length })}</span> : null}
+            {cardKeys.map((key) => (
+              <span key={key.id}>
+                <Badge tone="neutral">{t(key.key_type === 'ssh' ? 'authKeys.type.ssh' : 'authKeys.type.gpg')}</Badge>{' '}
+                <code className="auth-keys__fingerprint">{key.fingerprint}</code>
+              </span>
+            ))}
+          </>
+        );
+      }}
+      onRename={setRenaming}
+      onDelete={setDeleting}
+    />
+  );
 
   return (
     <div className="card">
