@@ -1,9 +1,9 @@
 import type { NetworkDevice, PendingNetworkDevice } from '@palisade/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button } from '@/components/Button';
+import { ListPage } from '@/components/ListPage';
 import { Pagination } from '@/components/Pagination';
-import { StateMessage } from '@/components/StateMessage';
+import { QueryStates } from '@/components/QueryStates';
 import { SearchField } from '@/components/SearchField';
 import { useTranslation } from '@/i18n/use-translation';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
@@ -35,44 +35,43 @@ export function NetworkDevicesPage() {
   const pending = page === 1 ? (pendingQuery.data ?? []).filter((p) => !search || matches(p, search)) : [];
 
   return (
-    <section aria-labelledby="network-devices-title">
-      <header className="page-header">
-        <h1 id="network-devices-title" className="page-header__title">
-          {t('networkDevices.title')}
-        </h1>
-        <div className="page-header__actions">
-          <Button variant="primary" onClick={() => setDialog({ kind: 'add' })}>
-            {t('networkDevices.addButton')}
-          </Button>
-        </div>
-      </header>
-      <div className="card">
-        <div className="toolbar">
-          <SearchField
-            id="network-device-search"
-            label={t('networkDevices.search')}
-            placeholder={t('networkDevices.searchPlaceholder')}
-            value={text}
-            onValueChange={(value) => {
-              setText(value);
-              setPage(1);
-            }}
-          />
-        </div>
-        {list.isPending ? (
-          <StateMessage kind="loading" title={t('common.loading')} />
-        ) : list.isError ? (
-          <StateMessage kind="error" title={t('networkDevices.loadError')} onRetry={() => void list.refetch()} />
-        ) : list.data.items.length === 0 && pending.length === 0 ? (
-          <StateMessage
-            kind="empty"
-            title={search ? t('networkDevices.noMatch') : t('networkDevices.empty')}
-            hint={t('networkDevices.emptyHint')}
-          />
-        ) : (
+    <ListPage
+      titleId="network-devices-title"
+      title={t('networkDevices.title')}
+      addText={t('networkDevices.addButton')}
+      onAdd={() => setDialog({ kind: 'add' })}
+      toolbar={
+        <SearchField
+          id="network-device-search"
+          label={t('networkDevices.search')}
+          placeholder={t('networkDevices.searchPlaceholder')}
+          value={text}
+          onValueChange={(value) => {
+            setText(value);
+            setPage(1);
+          }}
+        />
+      }
+      dialogs={
+        <>
+          <NetworkDeviceDialogs dialog={dialog} onClose={() => setDialog(undefined)} />
+          <DeletePendingDialog device={pendingToDelete} onClose={() => setPendingToDelete(undefined)} />
+        </>
+      }
+    >
+      <QueryStates
+        query={list}
+        errorTitle={t('networkDevices.loadError')}
+        empty={(data) =>
+          data.items.length === 0 && pending.length === 0
+            ? { title: search ? t('networkDevices.noMatch') : t('networkDevices.empty'), hint: t('networkDevices.emptyHint') }
+            : undefined
+        }
+      >
+        {(data) => (
           <>
             <NetworkDevicesTable
-              devices={list.data.items}
+              devices={data.items}
               pending={pending}
               isFetching={list.isPlaceholderData}
               onAction={(kind, device) => setDialog({ kind, device })}
@@ -81,7 +80,7 @@ export function NetworkDevicesPage() {
             <Pagination
               page={page}
               perPage={perPage}
-              total={list.data.total}
+              total={data.total}
               onPageChange={setPage}
               onPerPageChange={(n) => {
                 setPerPage(n);
@@ -90,9 +89,7 @@ export function NetworkDevicesPage() {
             />
           </>
         )}
-      </div>
-      <NetworkDeviceDialogs dialog={dialog} onClose={() => setDialog(undefined)} />
-      <DeletePendingDialog device={pendingToDelete} onClose={() => setPendingToDelete(undefined)} />
-    </section>
+      </QueryStates>
+    </ListPage>
   );
 }

@@ -1,9 +1,9 @@
 import type { OAuthClient } from '@palisade/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button } from '@/components/Button';
+import { ListPage } from '@/components/ListPage';
+import { QueryStates } from '@/components/QueryStates';
 import { SelectField } from '@/components/SelectField';
-import { StateMessage } from '@/components/StateMessage';
 import { pushToast } from '@/components/toast-store';
 import { SearchField } from '@/components/SearchField';
 import { useTranslation } from '@/i18n/use-translation';
@@ -63,19 +63,13 @@ export function OpenIdAppsPage() {
 
   const shown = list.data ? filterOpenIdApps(list.data, search, state) : [];
   return (
-    <section aria-labelledby="openid-apps-title">
-      <header className="page-header">
-        <h1 id="openid-apps-title" className="page-header__title">
-          {t('openidApps.title')}
-        </h1>
-        <div className="page-header__actions">
-          <Button variant="primary" onClick={() => setDialog({ kind: 'add' })}>
-            {t('openidApps.add')}
-          </Button>
-        </div>
-      </header>
-      <div className="card">
-        <div className="toolbar">
+    <ListPage
+      titleId="openid-apps-title"
+      title={t('openidApps.title')}
+      addText={t('openidApps.add')}
+      onAdd={() => setDialog({ kind: 'add' })}
+      toolbar={
+        <>
           <SearchField
             id="openid-app-search"
             label={t('openidApps.search')}
@@ -90,27 +84,32 @@ export function OpenIdAppsPage() {
             options={OPENID_APP_STATE_FILTERS.map((value) => ({ value, label: t(FILTER_LABELS[value]) }))}
             onValueChange={setState}
           />
-        </div>
-        {list.isPending ? (
-          <StateMessage kind="loading" title={t('common.loading')} />
-        ) : list.isError ? (
-          <StateMessage kind="error" title={t('openidApps.loadError')} onRetry={() => void list.refetch()} />
-        ) : shown.length === 0 ? (
-          <StateMessage
-            kind="empty"
-            title={list.data.length === 0 ? t('openidApps.empty') : t('openidApps.noMatch')}
-            hint={list.data.length === 0 ? t('openidApps.emptyHint') : undefined}
-          />
-        ) : (
-          <OpenIdAppsTable apps={shown} onAction={onAction} />
-        )}
-      </div>
-      {dialog?.kind === 'add' ? <OpenIdAppDialog onClose={close} onSecret={onSecret} /> : null}
-      {dialog?.kind === 'edit' ? <OpenIdAppDialog app={dialog.app} onClose={close} onSecret={onSecret} /> : null}
-      {dialog?.kind === 'delete' ? <DeleteOpenIdAppDialog app={dialog.app} onClose={close} /> : null}
-      {dialog?.kind === 'secret' ? (
-        <OpenIdAppSecretDialog app={dialog.app} mode={dialog.mode} secret={dialog.secret} onClose={close} />
-      ) : null}
-    </section>
+        </>
+      }
+      dialogs={
+        <>
+          {dialog?.kind === 'add' ? <OpenIdAppDialog onClose={close} onSecret={onSecret} /> : null}
+          {dialog?.kind === 'edit' ? <OpenIdAppDialog app={dialog.app} onClose={close} onSecret={onSecret} /> : null}
+          {dialog?.kind === 'delete' ? <DeleteOpenIdAppDialog app={dialog.app} onClose={close} /> : null}
+          {dialog?.kind === 'secret' ? (
+            <OpenIdAppSecretDialog app={dialog.app} mode={dialog.mode} secret={dialog.secret} onClose={close} />
+          ) : null}
+        </>
+      }
+    >
+      <QueryStates
+        query={list}
+        errorTitle={t('openidApps.loadError')}
+        empty={(apps) =>
+          shown.length > 0
+            ? undefined
+            : apps.length === 0
+              ? { title: t('openidApps.empty'), hint: t('openidApps.emptyHint') }
+              : { title: t('openidApps.noMatch') }
+        }
+      >
+        {() => <OpenIdAppsTable apps={shown} onAction={onAction} />}
+      </QueryStates>
+    </ListPage>
   );
 }

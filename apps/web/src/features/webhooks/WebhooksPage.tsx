@@ -1,9 +1,9 @@
 import type { Webhook } from '@palisade/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button } from '@/components/Button';
+import { ListPage } from '@/components/ListPage';
+import { QueryStates } from '@/components/QueryStates';
 import { SelectField } from '@/components/SelectField';
-import { StateMessage } from '@/components/StateMessage';
 import { pushToast } from '@/components/toast-store';
 import { SearchField } from '@/components/SearchField';
 import { useTranslation } from '@/i18n/use-translation';
@@ -48,19 +48,13 @@ export function WebhooksPage() {
 
   const shown = list.data ? filterWebhooks(list.data, search, state) : [];
   return (
-    <section aria-labelledby="webhooks-title">
-      <header className="page-header">
-        <h1 id="webhooks-title" className="page-header__title">
-          {t('webhooks.title')}
-        </h1>
-        <div className="page-header__actions">
-          <Button variant="primary" onClick={() => setDialog({ kind: 'add' })}>
-            {t('webhooks.add')}
-          </Button>
-        </div>
-      </header>
-      <div className="card">
-        <div className="toolbar">
+    <ListPage
+      titleId="webhooks-title"
+      title={t('webhooks.title')}
+      addText={t('webhooks.add')}
+      onAdd={() => setDialog({ kind: 'add' })}
+      toolbar={
+        <>
           <SearchField
             id="webhook-search"
             label={t('webhooks.search')}
@@ -75,24 +69,29 @@ export function WebhooksPage() {
             options={WEBHOOK_STATE_FILTERS.map((value) => ({ value, label: t(FILTER_LABELS[value]) }))}
             onValueChange={setState}
           />
-        </div>
-        {list.isPending ? (
-          <StateMessage kind="loading" title={t('common.loading')} />
-        ) : list.isError ? (
-          <StateMessage kind="error" title={t('webhooks.loadError')} onRetry={() => void list.refetch()} />
-        ) : shown.length === 0 ? (
-          <StateMessage
-            kind="empty"
-            title={list.data.length === 0 ? t('webhooks.empty') : t('webhooks.noMatch')}
-            hint={list.data.length === 0 ? t('webhooks.emptyHint') : undefined}
-          />
-        ) : (
-          <WebhooksTable webhooks={shown} onAction={onAction} />
-        )}
-      </div>
-      {dialog?.kind === 'add' ? <WebhookDialog onClose={() => setDialog(undefined)} /> : null}
-      {dialog?.kind === 'edit' ? <WebhookDialog webhook={dialog.webhook} onClose={() => setDialog(undefined)} /> : null}
-      {dialog?.kind === 'delete' ? <DeleteWebhookDialog webhook={dialog.webhook} onClose={() => setDialog(undefined)} /> : null}
-    </section>
+        </>
+      }
+      dialogs={
+        <>
+          {dialog?.kind === 'add' ? <WebhookDialog onClose={() => setDialog(undefined)} /> : null}
+          {dialog?.kind === 'edit' ? <WebhookDialog webhook={dialog.webhook} onClose={() => setDialog(undefined)} /> : null}
+          {dialog?.kind === 'delete' ? <DeleteWebhookDialog webhook={dialog.webhook} onClose={() => setDialog(undefined)} /> : null}
+        </>
+      }
+    >
+      <QueryStates
+        query={list}
+        errorTitle={t('webhooks.loadError')}
+        empty={(webhooks) =>
+          shown.length > 0
+            ? undefined
+            : webhooks.length === 0
+              ? { title: t('webhooks.empty'), hint: t('webhooks.emptyHint') }
+              : { title: t('webhooks.noMatch') }
+        }
+      >
+        {() => <WebhooksTable webhooks={shown} onAction={onAction} />}
+      </QueryStates>
+    </ListPage>
   );
 }
