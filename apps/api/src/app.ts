@@ -66,6 +66,9 @@ import { webauthnRoutes } from '#src/modules/mfa/webauthn/webauthn.routes.js';
 import { emailCodeRoutes } from '#src/modules/mfa/email/email-code.routes.js';
 import { mfaRoutes } from '#src/modules/mfa/mfa.routes.js';
 import { vpnSessionsRoutes } from '#src/modules/vpn-sessions/vpn-sessions.routes.js';
+import { UpdateChecker } from '#src/modules/updates/update-checker.js';
+import { updatesRoutes } from '#src/modules/updates/updates.routes.js';
+import { APP_VERSION } from '#src/lib/route-schemas.js';
 import { createServices, type Services } from '#src/services.js';
 import { OidcHost } from '#src/oidc/host.js';
 import { oidcMountPlugin } from '#src/oidc/mount.js';
@@ -83,6 +86,8 @@ declare module 'fastify' {
     jobs: JobRunner | undefined;
     /** The MFA core: pending sign-in step, enabled methods, recovery codes (modules/mfa/mfa.core.ts). */
     mfa: MfaCore;
+    /** The release feed check behind `GET /updates` (modules/updates). */
+    updates: UpdateChecker;
   }
 }
 
@@ -206,6 +211,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('eventSignal', eventSignal);
   app.addHook('onReady', () => eventSignal.start());
   app.addHook('preClose', () => eventSignal.stop());
+  const updates = new UpdateChecker({
+    enabled: env.UPDATE_CHECK_ENABLED,
+    feedUrl: env.UPDATE_FEED_URL,
+    currentVersion: APP_VERSION,
+    egressPolicy: async () => ({ allowCidrs: (await app.services.settings.get()).egress_allow_cidrs }),
+    log: app.log,
+  });
+  app.decorate('updates', updates);
   const jobs = options.jobs
     ? new JobRunner({
         database,
@@ -217,6 +230,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         aclExpiryIntervalMs: env.ACL_EXPIRY_INTERVAL_MS,
         directorySync: options.directorySync,
         workerJobDeadlineMs: env.WORKER_JOB_DEADLINE_SECONDS * 1000,
+        updates,
+        updateCheckIntervalMs: env.UPDATE_CHECK_INTERVAL_SECONDS * 1000,
       })
     : undefined;
   app.decorate('jobs', jobs);
@@ -266,6 +281,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authRoutes, sessionCookie);
   await app.register(mfaRoutes, { db: database.db, secrets });
   await app.register(settingsRoutes);
+  await app.register(updatesRoutes, { checker: updates });
   await app.register(mailRoutes, { db: database.db });
   await app.register(ldapSyncRoutes, { service: new LdapSyncService(database, secrets) });
   await app.register(directorySyncRoutes, { service: new DirectorySyncService(database, secrets, options.directorySync?.endpoints) });

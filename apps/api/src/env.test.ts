@@ -25,7 +25,26 @@ describe('parseEnv', () => {
       DATABASE_POOL_SIZE: 10,
       WORKER_HEARTBEAT_TIMEOUT_SECONDS: 60,
       WORKER_JOB_DEADLINE_SECONDS: 300,
+      UPDATE_FEED_URL: 'https://updates.palisade.dev/v1/releases.json',
+      UPDATE_CHECK_ENABLED: true,
+      UPDATE_CHECK_INTERVAL_SECONDS: 21_600,
     });
+  });
+
+  it('takes an http(s) update feed, an off switch and an interval of at least 1 s', () => {
+    const env = parseEnv({
+      UPDATE_FEED_URL: 'http://127.0.0.1:8080/f.json',
+      UPDATE_CHECK_ENABLED: 'false',
+      UPDATE_CHECK_INTERVAL_SECONDS: '60',
+    });
+    expect(env).toMatchObject({
+      UPDATE_FEED_URL: 'http://127.0.0.1:8080/f.json',
+      UPDATE_CHECK_ENABLED: false,
+      UPDATE_CHECK_INTERVAL_SECONDS: 60,
+    });
+    expect(() => parseEnv({ UPDATE_FEED_URL: 'ftp://example.com/f.json' })).toThrow(/UPDATE_FEED_URL/);
+    expect(() => parseEnv({ UPDATE_CHECK_ENABLED: 'no' })).toThrow(/UPDATE_CHECK_ENABLED/);
+    expect(() => parseEnv({ UPDATE_CHECK_INTERVAL_SECONDS: '0' })).toThrow(/UPDATE_CHECK_INTERVAL_SECONDS/);
   });
 
   it('takes an ACL expiry interval from 100 ms to 10 minutes', () => {

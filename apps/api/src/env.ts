@@ -6,6 +6,9 @@ import { z } from 'zod';
  */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** The project's release feed (docs/updates.md). */
+export const DEFAULT_UPDATE_FEED_URL = 'https://updates.palisade.dev/v1/releases.json';
+
 const optionalString = z
   .string()
   .optional()
@@ -52,6 +55,19 @@ export const EnvSchema = z.object({
   WORKER_JOB_DEADLINE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** Connections this process keeps to PostgreSQL (ignored on the embedded database). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Release feed read by the update check (docs/updates.md); UPDATE_CHECK_ENABLED=false turns checks off. */
+  UPDATE_FEED_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default(DEFAULT_UPDATE_FEED_URL),
+  UPDATE_CHECK_ENABLED: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  /** How often the feed is read (6 h by default); at most once per interval per process. */
+  UPDATE_CHECK_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .default(6 * 3600),
   /** Argon2 hashes and verifications at once (lib/password.ts); default: CPUs − 1, at least 1. */
   ARGON2_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
 });

@@ -115,7 +115,14 @@ export async function createTestApp(
   buildOptions: Pick<BuildAppOptions, 'webDist' | 'logStream' | 'onRoute' | 'logger' | 'jobs' | 'directorySync'> = {},
 ): Promise<TestApp> {
   const url = await ensureWorkerDatabase();
-  const env = parseEnv({ DATABASE_URL: url, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', ...envOverrides });
+  // Update checks off unless a test turns them on: no test reads the project's real release feed.
+  const env = parseEnv({
+    DATABASE_URL: url,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '0',
+    UPDATE_CHECK_ENABLED: 'false',
+    ...envOverrides,
+  });
   const database = await openDatabase({ databaseUrl: url, dataDir: '/nonexistent', poolSize: 5 });
   await resetDatabase(database);
   const app = await buildApp({ env, database, logger: false, ...buildOptions });

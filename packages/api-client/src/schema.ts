@@ -1188,6 +1188,70 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/v1/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest release above the running version (admins; spec §6); 204 when there is none
+         * @description Answers from the result of the last background check of the release feed (docs/updates.md); never waits on the network.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UpdateInfo"];
+                    };
+                };
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/mail/test": {
         parameters: {
             query?: never;
@@ -12727,6 +12791,11 @@ export interface components {
             users: components["schemas"]["UserStatsInput"][];
             network_devices: components["schemas"]["DeviceStatsInput"][];
         };
+        UpdateInfoInput: {
+            version: string;
+            critical: boolean;
+            release_notes_url: string;
+        };
         WebhookInput: {
             id: number;
             url: string;
@@ -13553,6 +13622,11 @@ export interface components {
             bucket_seconds: number;
             users: components["schemas"]["UserStats"][];
             network_devices: components["schemas"]["DeviceStats"][];
+        };
+        UpdateInfo: {
+            version: string;
+            critical: boolean;
+            release_notes_url: string;
         };
         Webhook: {
             id: number;

@@ -55,6 +55,8 @@ export const ROUTE_ACCESS = {
   'GET /api/v1/health': rule('public', 'health.read'),
   'GET /api/v1/openapi.json': rule('public', 'openapi.read'),
   'GET /api/v1/info': rule('user', 'info.read'),
+  /** Spec §6: only admins check for updates. */
+  'GET /api/v1/updates': rule('admin', 'updates.read'),
   'GET /api/v1/settings_essentials': rule('public', 'settings.read_essentials'),
   'GET /api/v1/settings': rule('admin', 'settings.read'),
   'PUT /api/v1/settings': rule('admin', 'settings.update'),

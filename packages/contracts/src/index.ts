@@ -16,6 +16,7 @@ export * from './ldap-sync.js';
 export * from './networks.js';
 export * from './settings.js';
 export * from './stats.js';
+export * from './updates.js';
 export * from './users.js';
 export * from './validation.js';
 export * from './webhooks.js';

@@ -9,6 +9,8 @@ import { mailJob } from '#src/modules/mail/mail.job.js';
 import { vpnSessionsJob } from '#src/modules/vpn-sessions/vpn-sessions.job.js';
 import { workerJobDeadlineJob } from '#src/modules/workers/job-deadline.job.js';
 import type { Services } from '#src/services.js';
+import type { UpdateChecker } from '#src/modules/updates/update-checker.js';
+import { updateCheckJob } from '#src/modules/updates/updates.job.js';
 import { aclExpiryJob } from './acl-expiry.js';
 import { activityLogPurgeJob } from './activity-log-purge.js';
 import { oidcPurgeJob } from './oidc-purge.js';
@@ -40,6 +42,9 @@ export interface JobContext {
   directorySync?: { tickMs?: number; endpoints?: DirectoryEndpoints } | undefined;
   /** WORKER_JOB_DEADLINE_SECONDS in ms (modules/workers/job-deadline.job.ts); its default when unset. */
   workerJobDeadlineMs?: number;
+  /** The release feed check (modules/updates) and UPDATE_CHECK_INTERVAL_SECONDS in ms; no job without a checker. */
+  updates?: UpdateChecker;
+  updateCheckIntervalMs?: number;
 }
 
 export type JobFactory = (ctx: JobContext) => Job;
@@ -56,6 +61,7 @@ export const JOB_FACTORIES: JobFactory[] = [
   ldapSyncJob,
   directorySyncJob,
   workerJobDeadlineJob,
+  updateCheckJob,
 ];
 
 export class JobRunner {

@@ -14,7 +14,8 @@ import { parseRetryAfter } from './retry-after.js';
 
 export interface OutgoingRequest {
   url: string;
-  method?: 'POST';
+  /** POST by default; GET sends `body` too (pass '' for none). */
+  method?: 'POST' | 'GET';
   headers?: Record<string, string>;
   body: string | Buffer;
   /** The whole request: DNS, connect, TLS, sending, and the response head. */
