@@ -1,6 +1,6 @@
 import { ACL_ALIAS_KINDS, ACL_PROTOCOLS, type AclAlias, AclAliasBodySchema } from '@palisade/contracts';
-import { type FormEvent, useId } from 'react';
-import { Dialog, FormDialogFooter } from '@/components/Dialog';
+import { useId } from 'react';
+import { FormDialog } from '@/components/FormDialog';
 import { TagInput } from '@/components/TagInput';
 import { TextField } from '@/components/TextField';
 import { pushToast } from '@/components/toast-store';
@@ -15,7 +15,7 @@ import { fieldIssue } from './rule-form';
 /** Spec §2 alias create/edit dialog; a change of a deployed alias stays pending until deployed. */
 export function AliasDialog({ alias, onClose }: { alias?: AclAlias; onClose: () => void }) {
   const { t } = useTranslation();
-  const formId = useId();
+  const radioId = useId();
   const isNew = alias === undefined;
   const create = useCreateAclAlias();
   const update = useUpdateAclAlias();
@@ -30,8 +30,7 @@ export function AliasDialog({ alias, onClose }: { alias?: AclAlias; onClose: () 
     pushToast({ id: `acl-alias-saved-${saved.id}`, kind: 'success', message });
     onClose();
   };
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = () => {
     const body = form.validate(aliasBody(v));
     if (!body) return;
     if (isNew) create.mutate(body, { onSuccess: onSaved, onError });
@@ -40,79 +39,65 @@ export function AliasDialog({ alias, onClose }: { alias?: AclAlias; onClose: () 
 
   const title = isNew ? t('acl.alias.add') : t('acl.alias.edit');
   return (
-    <Dialog
-      title={title}
-      isOpen
-      onClose={onClose}
-      footer={
-        <FormDialogFooter
-          formId={formId}
-          submitLabel={t('common.save')}
-          isSaving={create.isPending || update.isPending}
-          onCancel={onClose}
-        />
-      }
-    >
-      <form id={formId} className="form-grid" onSubmit={onSubmit} noValidate aria-label={title}>
-        <TextField
-          label={t('acl.alias.name')}
-          name="name"
-          className="form-grid__wide"
-          autoComplete="off"
-          value={v.name}
-          onValueChange={(x) => form.setValue('name', x)}
-          error={form.errors.name}
-        />
-        <fieldset className="field form-grid__wide check-list">
-          <legend className="field__label">{t('acl.alias.kind')}</legend>
-          {ACL_ALIAS_KINDS.map((kind) => (
-            <div key={kind} className="checkbox-field">
-              <input
-                id={`${formId}-${kind}`}
-                type="radio"
-                name="kind"
-                className="checkbox"
-                checked={v.kind === kind}
-                onChange={() => form.setValue('kind', kind)}
-                aria-describedby={`${formId}-${kind}-hint`}
-              />
-              <div>
-                <label htmlFor={`${formId}-${kind}`} className="checkbox-field__label">
-                  {t(`acl.alias.kind.${kind}`)}
-                </label>
-                <p id={`${formId}-${kind}-hint`} className="field__hint">
-                  {t(`acl.alias.kindHint.${kind}`)}
-                </p>
-              </div>
+    <FormDialog title={title} isSaving={create.isPending || update.isPending} onClose={onClose} onSubmit={onSubmit}>
+      <TextField
+        label={t('acl.alias.name')}
+        name="name"
+        className="form-grid__wide"
+        autoComplete="off"
+        value={v.name}
+        onValueChange={(x) => form.setValue('name', x)}
+        error={form.errors.name}
+      />
+      <fieldset className="field form-grid__wide check-list">
+        <legend className="field__label">{t('acl.alias.kind')}</legend>
+        {ACL_ALIAS_KINDS.map((kind) => (
+          <div key={kind} className="checkbox-field">
+            <input
+              id={`${radioId}-${kind}`}
+              type="radio"
+              name="kind"
+              className="checkbox"
+              checked={v.kind === kind}
+              onChange={() => form.setValue('kind', kind)}
+              aria-describedby={`${radioId}-${kind}-hint`}
+            />
+            <div>
+              <label htmlFor={`${radioId}-${kind}`} className="checkbox-field__label">
+                {t(`acl.alias.kind.${kind}`)}
+              </label>
+              <p id={`${radioId}-${kind}-hint`} className="field__hint">
+                {t(`acl.alias.kindHint.${kind}`)}
+              </p>
             </div>
-          ))}
-        </fieldset>
-        <TagInput
-          label={t('acl.alias.destinations')}
-          className="form-grid__wide"
-          placeholder="10.0.0.0/24, 10.1.0.5-10.1.0.9"
-          hint={t('acl.rule.destinationsHint')}
-          values={v.destinations}
-          onValuesChange={(x) => form.setValue('destinations', x)}
-          error={fieldIssue(form.errors, 'destinations')}
-        />
-        <TagInput
-          label={t('acl.alias.ports')}
-          placeholder="443, 8000-8100"
-          hint={t('acl.rule.portsHint')}
-          values={v.ports}
-          onValuesChange={(x) => form.setValue('ports', x)}
-          error={fieldIssue(form.errors, 'ports')}
-        />
-        <CheckList
-          legend={t('acl.alias.protocols')}
-          options={ACL_PROTOCOLS.map((p) => ({ value: p, label: p.toUpperCase() }))}
-          value={v.protocols}
-          onChange={(x) => form.setValue('protocols', x)}
-          emptyText=""
-          error={fieldIssue(form.errors, 'protocols')}
-        />
-      </form>
-    </Dialog>
+          </div>
+        ))}
+      </fieldset>
+      <TagInput
+        label={t('acl.alias.destinations')}
+        className="form-grid__wide"
+        placeholder="10.0.0.0/24, 10.1.0.5-10.1.0.9"
+        hint={t('acl.rule.destinationsHint')}
+        values={v.destinations}
+        onValuesChange={(x) => form.setValue('destinations', x)}
+        error={fieldIssue(form.errors, 'destinations')}
+      />
+      <TagInput
+        label={t('acl.alias.ports')}
+        placeholder="443, 8000-8100"
+        hint={t('acl.rule.portsHint')}
+        values={v.ports}
+        onValuesChange={(x) => form.setValue('ports', x)}
+        error={fieldIssue(form.errors, 'ports')}
+      />
+      <CheckList
+        legend={t('acl.alias.protocols')}
+        options={ACL_PROTOCOLS.map((p) => ({ value: p, label: p.toUpperCase() }))}
+        value={v.protocols}
+        onChange={(x) => form.setValue('protocols', x)}
+        emptyText=""
+        error={fieldIssue(form.errors, 'protocols')}
+      />
+    </FormDialog>
   );
 }

@@ -1,7 +1,6 @@
 import type { OAuthClient, OAuthClientWithSecret } from '@palisade/contracts';
-import { type FormEvent, useId } from 'react';
 import { CheckboxField } from '@/components/CheckboxField';
-import { Dialog, FormDialogFooter } from '@/components/Dialog';
+import { FormDialog } from '@/components/FormDialog';
 import { TextField } from '@/components/TextField';
 import { pushToast } from '@/components/toast-store';
 import { useTranslation } from '@/i18n/use-translation';
@@ -22,7 +21,6 @@ interface OpenIdAppDialogProps {
 /** Add (POST /oauth) or edit (PUT /oauth/{id}) an OpenID app, validated as the API validates (spec §5). */
 export function OpenIdAppDialog({ app, onClose, onSecret }: OpenIdAppDialogProps) {
   const { t } = useTranslation();
-  const formId = useId();
   const isNew = app === undefined;
   const create = useCreateOpenIdApp();
   const update = useUpdateOpenIdApp();
@@ -42,8 +40,7 @@ export function OpenIdAppDialog({ app, onClose, onSecret }: OpenIdAppDialogProps
     if (secret) onSecret(saved, secret);
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = () => {
     const body = form.validate(openIdAppBody(v, isNew));
     if (!body) return;
     if (isNew) create.mutate({ ...body, enabled: v.enabled }, { onSuccess: onSaved, onError });
@@ -52,47 +49,33 @@ export function OpenIdAppDialog({ app, onClose, onSecret }: OpenIdAppDialogProps
 
   const title = isNew ? t('openidApps.add') : t('openidApps.edit');
   return (
-    <Dialog
-      title={title}
-      isOpen
-      onClose={onClose}
-      footer={
-        <FormDialogFooter
-          formId={formId}
-          submitLabel={t('common.save')}
-          isSaving={create.isPending || update.isPending}
-          onCancel={onClose}
-        />
-      }
-    >
-      <form id={formId} className="form-grid" onSubmit={onSubmit} noValidate aria-label={title}>
-        <TextField
-          label={t('openidApps.name')}
-          name="name"
-          className="form-grid__wide"
-          autoComplete="off"
-          value={v.name}
-          onValueChange={(value) => form.setValue('name', value)}
-          error={form.errors.name}
-        />
-        <RedirectUrisField value={v.redirect_uris} onValueChange={(value) => form.setValue('redirect_uris', value)} errors={form.errors} />
-        <ScopesField value={v.scopes} onValueChange={(value) => form.setValue('scopes', value)} error={listIssue(form.errors, 'scopes')} />
+    <FormDialog title={title} isSaving={create.isPending || update.isPending} onClose={onClose} onSubmit={onSubmit}>
+      <TextField
+        label={t('openidApps.name')}
+        name="name"
+        className="form-grid__wide"
+        autoComplete="off"
+        value={v.name}
+        onValueChange={(value) => form.setValue('name', value)}
+        error={form.errors.name}
+      />
+      <RedirectUrisField value={v.redirect_uris} onValueChange={(value) => form.setValue('redirect_uris', value)} errors={form.errors} />
+      <ScopesField value={v.scopes} onValueChange={(value) => form.setValue('scopes', value)} error={listIssue(form.errors, 'scopes')} />
+      <CheckboxField
+        name="public"
+        label={t('openidApps.public')}
+        hint={t(isNew || app.public ? 'openidApps.publicHint' : 'openidApps.publicEditHint')}
+        checked={v.public}
+        onCheckedChange={(value) => form.setValue('public', value)}
+      />
+      {isNew ? (
         <CheckboxField
-          name="public"
-          label={t('openidApps.public')}
-          hint={t(isNew || app.public ? 'openidApps.publicHint' : 'openidApps.publicEditHint')}
-          checked={v.public}
-          onCheckedChange={(value) => form.setValue('public', value)}
+          name="enabled"
+          label={t('openidApps.enabled')}
+          checked={v.enabled}
+          onCheckedChange={(value) => form.setValue('enabled', value)}
         />
-        {isNew ? (
-          <CheckboxField
-            name="enabled"
-            label={t('openidApps.enabled')}
-            checked={v.enabled}
-            onCheckedChange={(value) => form.setValue('enabled', value)}
-          />
-        ) : null}
-      </form>
-    </Dialog>
+      ) : null}
+    </FormDialog>
   );
 }

@@ -1,7 +1,7 @@
 import { ACTIVITY_STREAM_KINDS, type ActivityLogStream } from '@palisade/contracts';
-import { type FormEvent, useId, useState } from 'react';
+import { useState } from 'react';
 import { CheckboxField } from '@/components/CheckboxField';
-import { Dialog, FormDialogFooter } from '@/components/Dialog';
+import { FormDialog } from '@/components/FormDialog';
 import { SelectField } from '@/components/SelectField';
 import { TextField } from '@/components/TextField';
 import { pushToast } from '@/components/toast-store';
@@ -15,7 +15,6 @@ import { useCreateStream, useUpdateStream } from './streams.mutations';
 /** Add (POST /activity_log_stream) or edit (PUT /activity_log_stream/{id}) a destination. */
 export function StreamDialog({ stream, onClose }: { stream?: ActivityLogStream; onClose: () => void }) {
   const { t } = useTranslation();
-  const formId = useId();
   const isNew = stream === undefined;
   const create = useCreateStream();
   const update = useUpdateStream();
@@ -34,8 +33,7 @@ export function StreamDialog({ stream, onClose }: { stream?: ActivityLogStream; 
     });
     onClose();
   };
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = () => {
     const body = form.validate(clearPassword ? { ...v, password: '' } : streamBody(v, isNew));
     if (!body) return;
     if (isNew) create.mutate({ ...body, password: body.password ?? '' }, { onSuccess: onSaved, onError });
@@ -51,57 +49,49 @@ export function StreamDialog({ stream, onClose }: { stream?: ActivityLogStream; 
 
   const title = isNew ? t('settings.streams.add') : t('settings.streams.edit');
   return (
-    <Dialog
+    <FormDialog
       title={title}
-      isOpen
+      className="form-grid form-grid--2"
+      isSaving={create.isPending || update.isPending}
       onClose={onClose}
-      footer={
-        <FormDialogFooter
-          formId={formId}
-          submitLabel={t('common.save')}
-          isSaving={create.isPending || update.isPending}
-          onCancel={onClose}
-        />
-      }
+      onSubmit={onSubmit}
     >
-      <form id={formId} className="form-grid form-grid--2" onSubmit={onSubmit} noValidate aria-label={title}>
-        <SelectField
-          label={t('settings.streams.kind')}
-          value={v.kind}
-          options={ACTIVITY_STREAM_KINDS.map((value) => ({ value, label: t(STREAM_KIND_LABELS[value]) }))}
-          onValueChange={(value) => form.setValue('kind', value)}
-        />
-        <TextField label={t('settings.streams.name')} {...text('name')} />
-        <TextField
-          label={t('settings.streams.url')}
-          type="url"
-          className="form-grid__wide"
-          placeholder={v.kind === 'vector_http' ? 'https://vector.example.com:8080/' : 'https://logstash.example.com:8080/'}
-          hint={t('settings.streams.urlHint')}
-          {...text('url')}
-        />
-        <TextField label={t('settings.streams.username')} isOptional {...text('username')} />
-        <TextField
-          label={t('settings.streams.password')}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          isOptional
-          disabled={clearPassword}
-          hint={isNew ? undefined : t('settings.streams.passwordKeep')}
-          value={v.password}
-          onValueChange={(value) => form.setValue('password', value)}
-          error={form.errors.password}
-        />
-        {stream?.has_password ? (
-          <CheckboxField label={t('settings.streams.passwordClear')} checked={clearPassword} onCheckedChange={setClearPassword} />
-        ) : null}
-        <CertificateField
-          value={v.certificate}
-          onValueChange={(value) => form.setValue('certificate', value)}
-          error={form.errors.certificate}
-        />
-      </form>
-    </Dialog>
+      <SelectField
+        label={t('settings.streams.kind')}
+        value={v.kind}
+        options={ACTIVITY_STREAM_KINDS.map((value) => ({ value, label: t(STREAM_KIND_LABELS[value]) }))}
+        onValueChange={(value) => form.setValue('kind', value)}
+      />
+      <TextField label={t('settings.streams.name')} {...text('name')} />
+      <TextField
+        label={t('settings.streams.url')}
+        type="url"
+        className="form-grid__wide"
+        placeholder={v.kind === 'vector_http' ? 'https://vector.example.com:8080/' : 'https://logstash.example.com:8080/'}
+        hint={t('settings.streams.urlHint')}
+        {...text('url')}
+      />
+      <TextField label={t('settings.streams.username')} isOptional {...text('username')} />
+      <TextField
+        label={t('settings.streams.password')}
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        isOptional
+        disabled={clearPassword}
+        hint={isNew ? undefined : t('settings.streams.passwordKeep')}
+        value={v.password}
+        onValueChange={(value) => form.setValue('password', value)}
+        error={form.errors.password}
+      />
+      {stream?.has_password ? (
+        <CheckboxField label={t('settings.streams.passwordClear')} checked={clearPassword} onCheckedChange={setClearPassword} />
+      ) : null}
+      <CertificateField
+        value={v.certificate}
+        onValueChange={(value) => form.setValue('certificate', value)}
+        error={form.errors.certificate}
+      />
+    </FormDialog>
   );
 }
