@@ -1,13 +1,11 @@
 import type { AclAlias } from '@palisade/contracts';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { pushToast } from '@/components/toast-store';
 import { useTranslation } from '@/i18n/use-translation';
-import { problemMessage } from '@/lib/problem-message';
 import { useSettleAclAliases } from './acl.mutations';
 import { affectedRules } from './alias-form';
+import { type SettleAction, SettleConfirmDialog } from './SettleConfirmDialog';
 
 interface SettleAliasesDialogProps {
-  action: 'apply' | 'discard';
+  action: SettleAction;
   /** The pending alias changes to deploy or discard. */
   changes: readonly AclAlias[];
   all: readonly AclAlias[];
@@ -21,30 +19,16 @@ export function SettleAliasesDialog({ action, changes, all, onClose }: SettleAli
   const count = changes.length;
   const isApply = action === 'apply';
   const affected = isApply ? affectedRules(all, changes) : [];
-  const confirm = () =>
-    settle.mutate(
-      { action, aliases: changes.map((a) => a.id) },
-      {
-        onSuccess: () => {
-          pushToast({
-            id: `acl-aliases-${action}`,
-            kind: 'success',
-            message: t(isApply ? 'acl.alias.deployDone' : 'acl.alias.discardDone', { count }),
-          });
-          onClose();
-        },
-        onError: (error) => pushToast({ id: `acl-aliases-${action}-error`, kind: 'error', message: problemMessage(t, error) }),
-      },
-    );
   return (
-    <ConfirmDialog
+    <SettleConfirmDialog
+      action={action}
+      toastId="acl-aliases"
       title={t(isApply ? 'acl.alias.deployTitle' : 'acl.alias.discardTitle')}
-      isOpen
-      onCancel={onClose}
-      onConfirm={confirm}
-      confirmLabel={t(isApply ? 'acl.deploy.confirm' : 'acl.discard.confirm')}
-      isDanger={!isApply}
+      doneMessage={t(isApply ? 'acl.alias.deployDone' : 'acl.alias.discardDone', { count })}
       isPending={settle.isPending}
+      settle={(callbacks) => settle.mutate({ action, aliases: changes.map((a) => a.id) }, callbacks)}
+      onDone={onClose}
+      onClose={onClose}
     >
       <p>{t(isApply ? 'acl.alias.deployMessage' : 'acl.alias.discardMessage', { count })}</p>
       {isApply ? (
@@ -61,6 +45,6 @@ export function SettleAliasesDialog({ action, changes, all, onClose }: SettleAli
           <p>{t('acl.alias.noneAffected')}</p>
         )
       ) : null}
-    </ConfirmDialog>
+    </SettleConfirmDialog>
   );
 }

@@ -1,11 +1,9 @@
-import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { pushToast } from '@/components/toast-store';
 import { useTranslation } from '@/i18n/use-translation';
-import { problemMessage } from '@/lib/problem-message';
 import { useSettleAclRules } from './acl.mutations';
+import { type SettleAction, SettleConfirmDialog } from './SettleConfirmDialog';
 
 interface SettleRulesDialogProps {
-  action: 'apply' | 'discard';
+  action: SettleAction;
   rules: readonly number[];
   onClose: () => void;
   onDone: () => void;
@@ -17,32 +15,18 @@ export function SettleRulesDialog({ action, rules, onClose, onDone }: SettleRule
   const settle = useSettleAclRules();
   const count = rules.length;
   const isApply = action === 'apply';
-  const confirm = () =>
-    settle.mutate(
-      { action, rules: [...rules] },
-      {
-        onSuccess: () => {
-          pushToast({
-            id: `acl-rules-${action}`,
-            kind: 'success',
-            message: t(isApply ? 'acl.deploy.done' : 'acl.discard.done', { count }),
-          });
-          onDone();
-        },
-        onError: (error) => pushToast({ id: `acl-rules-${action}-error`, kind: 'error', message: problemMessage(t, error) }),
-      },
-    );
   return (
-    <ConfirmDialog
+    <SettleConfirmDialog
+      action={action}
+      toastId="acl-rules"
       title={t(isApply ? 'acl.deploy.title' : 'acl.discard.title')}
-      isOpen
-      onCancel={onClose}
-      onConfirm={confirm}
-      confirmLabel={t(isApply ? 'acl.deploy.confirm' : 'acl.discard.confirm')}
-      isDanger={!isApply}
+      doneMessage={t(isApply ? 'acl.deploy.done' : 'acl.discard.done', { count })}
       isPending={settle.isPending}
+      settle={(callbacks) => settle.mutate({ action, rules: [...rules] }, callbacks)}
+      onDone={onDone}
+      onClose={onClose}
     >
       <p>{t(isApply ? 'acl.deploy.message' : 'acl.discard.message', { count })}</p>
-    </ConfirmDialog>
+    </SettleConfirmDialog>
   );
 }
