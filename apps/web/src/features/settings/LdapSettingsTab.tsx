@@ -9,7 +9,6 @@ import {
 } from '@palisade/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { Badge } from '@/components/Badge';
 import { Button } from '@/components/Button';
 import { CheckboxField } from '@/components/CheckboxField';
 import { SelectField } from '@/components/SelectField';
@@ -23,7 +22,9 @@ import { api } from '@/lib/api';
 import { problemMessage } from '@/lib/problem-message';
 import { useZodForm } from '@/lib/use-zod-form';
 import { CertificateField } from './CertificateField';
+import { SettingsSection } from './SettingsSection';
 import { SettingsFormActions, useSettingsLeaveGuard } from './SettingsFormActions';
+import { StoredPasswordField, storedPasswordBody } from './StoredPasswordField';
 import { settingsQueryOptions } from './settings.queries';
 import { useUpdateSmtpSettings as useUpdateSettings } from './smtp.mutations';
 import { LdapSyncCard } from './LdapSyncCard';
@@ -112,7 +113,7 @@ const toBody = (v: LdapFormValues, removePassword: boolean) => {
   return {
     ...rest,
     ldap_sync_interval: /^\d+$/.test(interval) ? Number(interval) : Number.NaN,
-    ...(removePassword ? { ldap_bind_password: '' } : ldap_bind_password !== '' && { ldap_bind_password }),
+    ...storedPasswordBody('ldap_bind_password', ldap_bind_password, removePassword),
   };
 };
 
@@ -178,121 +179,94 @@ function LdapSettingsForm({ settings, update }: { settings: Settings; update: Re
   return (
     <>
       <form className="settings" onSubmit={onSubmit} noValidate aria-label={t('settings.tab.ldap')}>
-        <section className="card" aria-labelledby="ldap-connection-title">
-          <div className="card__header">
-            <h2 id="ldap-connection-title" className="card__title">
-              {t('ldap.connection.title')}
-            </h2>
+        <SettingsSection titleId="ldap-connection-title" title={t('ldap.connection.title')} hint={t('ldap.connection.hint')}>
+          <div className="form-grid__wide">
+            <CheckboxField label={t('ldap.enabled')} hint={t('ldap.enabledHint')} {...flag('ldap_enabled')} />
           </div>
-          <div className="card__body form-grid form-grid--2">
-            <p className="field__hint form-grid__wide">{t('ldap.connection.hint')}</p>
-            <div className="form-grid__wide">
-              <CheckboxField label={t('ldap.enabled')} hint={t('ldap.enabledHint')} {...flag('ldap_enabled')} />
-            </div>
-            <TextField label={t('ldap.url')} placeholder="ldaps://ldap.example.com:636" {...text('ldap_url')} />
-            <TextField
-              label={t('ldap.bindUsername')}
-              isOptional
-              placeholder="cn=palisade,dc=example,dc=com"
-              {...text('ldap_bind_username')}
-            />
-            <div className="form-grid__stack">
-              <TextField
-                label={t('ldap.bindPassword')}
-                type="password"
-                isOptional
-                disabled={removePassword}
-                hint={settings.ldap_bind_password_set ? t('ldap.bindPasswordKeepHint') : undefined}
-                status={
-                  settings.ldap_bind_password_set && !removePassword ? <Badge tone="success">{t('ldap.bindPasswordSet')}</Badge> : undefined
-                }
-                {...text('ldap_bind_password')}
-                autoComplete="new-password"
-              />
-              {settings.ldap_bind_password_set ? (
-                <Button size="sm" variant="ghost" onClick={() => setRemovePassword((r) => !r)} aria-pressed={removePassword}>
-                  {removePassword ? t('ldap.bindPasswordKeep') : t('ldap.bindPasswordRemove')}
-                </Button>
-              ) : null}
-            </div>
-            <div className="form-grid__stack">
-              <CheckboxField label={t('ldap.startTls')} hint={t('ldap.startTlsHint')} {...flag('ldap_use_starttls')} />
-              <CheckboxField label={t('ldap.verifyCert')} hint={t('ldap.verifyCertHint')} {...flag('ldap_tls_verify_cert')} />
-              <CheckboxField label={t('ldap.usesAd')} hint={t('ldap.usesAdHint')} {...flag('ldap_uses_ad')} />
-            </div>
-            <CertificateField
-              name="ldap_tls_ca_cert"
-              label="ldap.caCert"
-              hint="ldap.caCertHint"
-              value={form.values.ldap_tls_ca_cert}
-              onValueChange={(v) => form.setValue('ldap_tls_ca_cert', v)}
-              error={form.errors.ldap_tls_ca_cert}
-            />
+          <TextField label={t('ldap.url')} placeholder="ldaps://ldap.example.com:636" {...text('ldap_url')} />
+          <TextField
+            label={t('ldap.bindUsername')}
+            isOptional
+            placeholder="cn=palisade,dc=example,dc=com"
+            {...text('ldap_bind_username')}
+          />
+          <StoredPasswordField
+            labels={{
+              label: t('ldap.bindPassword'),
+              keepHint: t('ldap.bindPasswordKeepHint'),
+              isSet: t('ldap.bindPasswordSet'),
+              keep: t('ldap.bindPasswordKeep'),
+              remove: t('ldap.bindPasswordRemove'),
+            }}
+            name="ldap_bind_password"
+            value={form.values.ldap_bind_password}
+            onValueChange={(v) => form.setValue('ldap_bind_password', v)}
+            error={form.errors.ldap_bind_password}
+            isSet={Boolean(settings.ldap_bind_password_set)}
+            isRemoved={removePassword}
+            onRemovedChange={setRemovePassword}
+          />
+          <div className="form-grid__stack">
+            <CheckboxField label={t('ldap.startTls')} hint={t('ldap.startTlsHint')} {...flag('ldap_use_starttls')} />
+            <CheckboxField label={t('ldap.verifyCert')} hint={t('ldap.verifyCertHint')} {...flag('ldap_tls_verify_cert')} />
+            <CheckboxField label={t('ldap.usesAd')} hint={t('ldap.usesAdHint')} {...flag('ldap_uses_ad')} />
           </div>
-        </section>
+          <CertificateField
+            name="ldap_tls_ca_cert"
+            label="ldap.caCert"
+            hint="ldap.caCertHint"
+            value={form.values.ldap_tls_ca_cert}
+            onValueChange={(v) => form.setValue('ldap_tls_ca_cert', v)}
+            error={form.errors.ldap_tls_ca_cert}
+          />
+        </SettingsSection>
 
-        <section className="card" aria-labelledby="ldap-schema-title">
-          <div className="card__header">
-            <h2 id="ldap-schema-title" className="card__title">
-              {t('ldap.schema.title')}
-            </h2>
-          </div>
-          <div className="card__body form-grid form-grid--2">
-            <p className="field__hint form-grid__wide">{t('ldap.schema.hint')}</p>
-            <TextField label={t('ldap.userSearchBase')} placeholder="ou=people,dc=example,dc=com" {...text('ldap_user_search_base')} />
-            <TextField label={t('ldap.usernameAttr')} {...text('ldap_username_attr')} />
-            <TextField label={t('ldap.userRdnAttr')} isOptional hint={t('ldap.userRdnAttrHint')} {...text('ldap_user_rdn_attr')} />
-            <TextField label={t('ldap.userObjClass')} {...text('ldap_user_obj_class')} />
-            <TagInput
-              label={t('ldap.userAuxObjClasses')}
-              isOptional
-              values={form.values.ldap_user_auxiliary_obj_classes}
-              onValuesChange={(v) => form.setValue('ldap_user_auxiliary_obj_classes', v)}
-              error={form.errors.ldap_user_auxiliary_obj_classes}
-            />
-            <TextField label={t('ldap.memberAttr')} {...text('ldap_member_attr')} />
-            <TextField label={t('ldap.groupSearchBase')} placeholder="ou=groups,dc=example,dc=com" {...text('ldap_group_search_base')} />
-            <TextField label={t('ldap.groupnameAttr')} {...text('ldap_groupname_attr')} />
-            <TextField label={t('ldap.groupObjClass')} {...text('ldap_group_obj_class')} />
-            <TextField label={t('ldap.groupMemberAttr')} {...text('ldap_group_member_attr')} />
-            <TagInput
-              className="form-grid__wide"
-              label={t('ldap.syncGroups')}
-              isOptional
-              hint={t('ldap.syncGroupsHint')}
-              values={form.values.ldap_sync_groups}
-              onValuesChange={(v) => form.setValue('ldap_sync_groups', v)}
-              error={form.errors.ldap_sync_groups}
-            />
-          </div>
-        </section>
+        <SettingsSection titleId="ldap-schema-title" title={t('ldap.schema.title')} hint={t('ldap.schema.hint')}>
+          <TextField label={t('ldap.userSearchBase')} placeholder="ou=people,dc=example,dc=com" {...text('ldap_user_search_base')} />
+          <TextField label={t('ldap.usernameAttr')} {...text('ldap_username_attr')} />
+          <TextField label={t('ldap.userRdnAttr')} isOptional hint={t('ldap.userRdnAttrHint')} {...text('ldap_user_rdn_attr')} />
+          <TextField label={t('ldap.userObjClass')} {...text('ldap_user_obj_class')} />
+          <TagInput
+            label={t('ldap.userAuxObjClasses')}
+            isOptional
+            values={form.values.ldap_user_auxiliary_obj_classes}
+            onValuesChange={(v) => form.setValue('ldap_user_auxiliary_obj_classes', v)}
+            error={form.errors.ldap_user_auxiliary_obj_classes}
+          />
+          <TextField label={t('ldap.memberAttr')} {...text('ldap_member_attr')} />
+          <TextField label={t('ldap.groupSearchBase')} placeholder="ou=groups,dc=example,dc=com" {...text('ldap_group_search_base')} />
+          <TextField label={t('ldap.groupnameAttr')} {...text('ldap_groupname_attr')} />
+          <TextField label={t('ldap.groupObjClass')} {...text('ldap_group_obj_class')} />
+          <TextField label={t('ldap.groupMemberAttr')} {...text('ldap_group_member_attr')} />
+          <TagInput
+            className="form-grid__wide"
+            label={t('ldap.syncGroups')}
+            isOptional
+            hint={t('ldap.syncGroupsHint')}
+            values={form.values.ldap_sync_groups}
+            onValuesChange={(v) => form.setValue('ldap_sync_groups', v)}
+            error={form.errors.ldap_sync_groups}
+          />
+        </SettingsSection>
 
-        <section className="card" aria-labelledby="ldap-sync-title">
-          <div className="card__header">
-            <h2 id="ldap-sync-title" className="card__title">
-              {t('ldap.sync.title')}
-            </h2>
+        <SettingsSection titleId="ldap-sync-title" title={t('ldap.sync.title')} hint={t('ldap.sync.hint')}>
+          <div className="form-grid__wide">
+            <CheckboxField label={t('ldap.syncEnabled')} {...flag('ldap_sync_enabled')} />
           </div>
-          <div className="card__body form-grid form-grid--2">
-            <p className="field__hint form-grid__wide">{t('ldap.sync.hint')}</p>
-            <div className="form-grid__wide">
-              <CheckboxField label={t('ldap.syncEnabled')} {...flag('ldap_sync_enabled')} />
-            </div>
-            <SelectField
-              label={t('ldap.authoritativeSource')}
-              value={form.values.ldap_authoritative_source}
-              options={LDAP_AUTHORITATIVE_SOURCES.map((value) => ({ value, label: sourceLabel[value] }))}
-              onValueChange={(v) => form.setValue('ldap_authoritative_source', v)}
-            />
-            <TextField label={t('ldap.syncInterval')} inputMode="numeric" {...text('ldap_sync_interval')} />
-            <SelectField
-              label={t('ldap.removedUserBehavior')}
-              value={form.values.ldap_removed_user_behavior}
-              options={LDAP_REMOVED_USER_BEHAVIORS.map((value) => ({ value, label: removedLabel[value] }))}
-              onValueChange={(v) => form.setValue('ldap_removed_user_behavior', v)}
-            />
-          </div>
-        </section>
+          <SelectField
+            label={t('ldap.authoritativeSource')}
+            value={form.values.ldap_authoritative_source}
+            options={LDAP_AUTHORITATIVE_SOURCES.map((value) => ({ value, label: sourceLabel[value] }))}
+            onValueChange={(v) => form.setValue('ldap_authoritative_source', v)}
+          />
+          <TextField label={t('ldap.syncInterval')} inputMode="numeric" {...text('ldap_sync_interval')} />
+          <SelectField
+            label={t('ldap.removedUserBehavior')}
+            value={form.values.ldap_removed_user_behavior}
+            options={LDAP_REMOVED_USER_BEHAVIORS.map((value) => ({ value, label: removedLabel[value] }))}
+            onValueChange={(v) => form.setValue('ldap_removed_user_behavior', v)}
+          />
+        </SettingsSection>
 
         <SettingsFormActions
           isDirty={isDirty}

@@ -2,7 +2,6 @@ import { ApiError } from '@palisade/api-client';
 import { SMTP_ENCRYPTIONS, type Settings, type SmtpEncryption, UpdateSettingsBodySchema } from '@palisade/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { Badge } from '@/components/Badge';
 import { Button } from '@/components/Button';
 import { SelectField } from '@/components/SelectField';
 import { StateMessage } from '@/components/StateMessage';
@@ -11,6 +10,7 @@ import { pushToast } from '@/components/toast-store';
 import { useTranslation } from '@/i18n/use-translation';
 import { useZodForm } from '@/lib/use-zod-form';
 import { SettingsFormActions, useSettingsLeaveGuard } from './SettingsFormActions';
+import { StoredPasswordField, storedPasswordBody } from './StoredPasswordField';
 import { settingsQueryOptions } from './settings.queries';
 import { useSendTestMail, useUpdateSmtpSettings } from './smtp.mutations';
 
@@ -52,7 +52,7 @@ const toBody = (v: SmtpFormValues, removePassword: boolean) => {
     smtp_encryption: v.smtp_encryption,
     smtp_user: v.smtp_user,
     smtp_sender: v.smtp_sender,
-    ...(removePassword ? { smtp_password: '' } : v.smtp_password !== '' && { smtp_password: v.smtp_password }),
+    ...storedPasswordBody('smtp_password', v.smtp_password, removePassword),
   };
 };
 
@@ -115,23 +115,19 @@ function SmtpSettingsForm({ settings, update }: { settings: Settings; update: Re
           />
           <TextField label={t('smtp.sender')} type="email" {...text('smtp_sender')} />
           <TextField label={t('smtp.user')} isOptional autoComplete="off" {...text('smtp_user')} />
-          <div className="form-grid__stack">
-            <TextField
-              label={t('smtp.password')}
-              type="password"
-              autoComplete="new-password"
-              isOptional
-              disabled={removePassword}
-              hint={settings.smtp_password_set ? t('smtp.passwordKeepHint') : undefined}
-              status={settings.smtp_password_set && !removePassword ? <Badge tone="success">{t('smtp.passwordSet')}</Badge> : undefined}
-              {...text('smtp_password')}
-            />
-            {settings.smtp_password_set ? (
-              <Button size="sm" variant="ghost" onClick={() => setRemovePassword((r) => !r)} aria-pressed={removePassword}>
-                {removePassword ? t('smtp.passwordKeep') : t('smtp.passwordRemove')}
-              </Button>
-            ) : null}
-          </div>
+          <StoredPasswordField
+            labels={{
+              label: t('smtp.password'),
+              keepHint: t('smtp.passwordKeepHint'),
+              isSet: t('smtp.passwordSet'),
+              keep: t('smtp.passwordKeep'),
+              remove: t('smtp.passwordRemove'),
+            }}
+            {...text('smtp_password')}
+            isSet={Boolean(settings.smtp_password_set)}
+            isRemoved={removePassword}
+            onRemovedChange={setRemovePassword}
+          />
         </div>
       </div>
       <SettingsFormActions
