@@ -14,6 +14,7 @@ import type { DatabaseHandle } from '#src/db/client.js';
 import type { Env } from '#src/env.js';
 import { GatewayControl } from '#src/gateway-control/gateway-control.js';
 import { JobRunner } from '#src/jobs/jobs.js';
+import type { GatewayNotificationsJobOptions } from '#src/modules/gateway-notifications/gateway-notifications.job.js';
 import { SecretBox } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import { createResponseSerializerCompiler } from '#src/lib/response-serializer.js';
@@ -147,6 +148,8 @@ export interface BuildAppOptions {
    * where the directory APIs live (test/support/fake-directories). main.ts passes neither.
    */
   directorySync?: { tickMs?: number; endpoints?: DirectoryEndpoints } | undefined;
+  /** Gateway notifications: tests only, a shorter threshold unit and check interval. main.ts passes none. */
+  gatewayNotifications?: GatewayNotificationsJobOptions | undefined;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -230,6 +233,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         aclExpiryIntervalMs: env.ACL_EXPIRY_INTERVAL_MS,
         directorySync: options.directorySync,
         workerJobDeadlineMs: env.WORKER_JOB_DEADLINE_SECONDS * 1000,
+        publicUrl: env.PUBLIC_URL,
+        gatewayNotifications: options.gatewayNotifications,
         updates,
         updateCheckIntervalMs: env.UPDATE_CHECK_INTERVAL_SECONDS * 1000,
       })

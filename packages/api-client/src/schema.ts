@@ -940,6 +940,9 @@ export interface paths {
                         enrollment_use_welcome_message_as_email?: boolean;
                         enrollment_vpn_step_optional?: boolean;
                         enrollment_token_lifetime_hours?: number;
+                        gateway_disconnect_notifications_enabled?: boolean;
+                        gateway_inactivity_threshold?: number;
+                        gateway_reconnect_notifications_enabled?: boolean;
                     };
                 };
             };
@@ -1044,6 +1047,9 @@ export interface paths {
                         enrollment_use_welcome_message_as_email?: boolean;
                         enrollment_vpn_step_optional?: boolean;
                         enrollment_token_lifetime_hours?: number;
+                        gateway_disconnect_notifications_enabled?: boolean;
+                        gateway_inactivity_threshold?: number;
+                        gateway_reconnect_notifications_enabled?: boolean;
                     };
                 };
             };
@@ -12728,6 +12734,9 @@ export interface components {
             enrollment_use_welcome_message_as_email: boolean;
             enrollment_vpn_step_optional: boolean;
             enrollment_token_lifetime_hours: number;
+            gateway_disconnect_notifications_enabled: boolean;
+            gateway_inactivity_threshold: number;
+            gateway_reconnect_notifications_enabled: boolean;
         };
         SettingsEssentialsInput: {
             instance_name: string;
@@ -13560,6 +13569,9 @@ export interface components {
             enrollment_use_welcome_message_as_email: boolean;
             enrollment_vpn_step_optional: boolean;
             enrollment_token_lifetime_hours: number;
+            gateway_disconnect_notifications_enabled: boolean;
+            gateway_inactivity_threshold: number;
+            gateway_reconnect_notifications_enabled: boolean;
         };
         SettingsEssentials: {
             instance_name: string;

@@ -5,6 +5,7 @@ export * from './auth.js';
 export * from './common.js';
 export * from './devices.js';
 export * from './enrollment-client.js';
+export * from './gateway-notifications.js';
 export * from './vpn-sessions.js';
 export * from './enterprise.js';
 export * from './errors.js';

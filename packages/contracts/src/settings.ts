@@ -1,6 +1,11 @@
 import { parseCidr } from '@palisade/wireguard';
 import { z } from 'zod';
 import { DEFAULT_ENROLLMENT_SETTINGS, enrollmentSettingsFields, enrollmentSettingsView } from './enrollment.js';
+import {
+  DEFAULT_GATEWAY_NOTIFICATION_SETTINGS,
+  gatewayNotificationSettingsFields,
+  gatewayNotificationSettingsView,
+} from './gateway-notifications.js';
 import { DEFAULT_LDAP_SETTINGS, ldapSettingsFields, ldapSettingsView } from './ldap.js';
 import { LIMITS, requiredString } from './validation.js';
 
@@ -76,6 +81,8 @@ export const SettingsSchema = z
     ...ldapSettingsView,
     /** Enrollment (docs/enrollment.md). */
     ...enrollmentSettingsView,
+    /** Gateway notifications (docs/gateways.md#notifications). */
+    ...gatewayNotificationSettingsView,
   })
   .meta({ id: 'Settings' });
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -109,6 +116,7 @@ export const UpdateSettingsBodySchema = z.strictObject({
   ...smtpFields,
   ...ldapSettingsFields,
   ...enrollmentSettingsFields,
+  ...gatewayNotificationSettingsFields,
 });
 export type UpdateSettingsBody = z.infer<typeof UpdateSettingsBodySchema>;
 export const PatchSettingsBodySchema = UpdateSettingsBodySchema.partial();
@@ -152,6 +160,7 @@ export const DEFAULT_SETTINGS: Settings = {
   smtp_sender: '',
   ...DEFAULT_LDAP_SETTINGS,
   ...DEFAULT_ENROLLMENT_SETTINGS,
+  ...DEFAULT_GATEWAY_NOTIFICATION_SETTINGS,
 };
 
 /** POST /mail/test: sends a test mail now to `to`. */

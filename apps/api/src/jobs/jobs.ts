@@ -5,6 +5,10 @@ import { ldapSyncJob } from '#src/modules/ldap/sync.job.js';
 import { directorySyncJob } from '#src/modules/directory-sync/directory-sync.job.js';
 import type { DirectoryEndpoints } from '#src/modules/directory-sync/providers/create-directory-client.js';
 import type { EventSignal } from '#src/modules/events/event-signal.js';
+import {
+  type GatewayNotificationsJobOptions,
+  gatewayNotificationsJob,
+} from '#src/modules/gateway-notifications/gateway-notifications.job.js';
 import { mailJob } from '#src/modules/mail/mail.job.js';
 import { vpnSessionsJob } from '#src/modules/vpn-sessions/vpn-sessions.job.js';
 import { workerJobDeadlineJob } from '#src/modules/workers/job-deadline.job.js';
@@ -42,6 +46,10 @@ export interface JobContext {
   directorySync?: { tickMs?: number; endpoints?: DirectoryEndpoints } | undefined;
   /** WORKER_JOB_DEADLINE_SECONDS in ms (modules/workers/job-deadline.job.ts); its default when unset. */
   workerJobDeadlineMs?: number;
+  /** PUBLIC_URL: the base of console links in mails. */
+  publicUrl?: string | undefined;
+  /** Gateway notifications: tests shorten the threshold unit and the interval. */
+  gatewayNotifications?: GatewayNotificationsJobOptions | undefined;
   /** The release feed check (modules/updates) and UPDATE_CHECK_INTERVAL_SECONDS in ms; no job without a checker. */
   updates?: UpdateChecker;
   updateCheckIntervalMs?: number;
@@ -61,6 +69,7 @@ export const JOB_FACTORIES: JobFactory[] = [
   ldapSyncJob,
   directorySyncJob,
   workerJobDeadlineJob,
+  gatewayNotificationsJob,
   updateCheckJob,
 ];
 

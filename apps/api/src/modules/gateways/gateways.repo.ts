@@ -5,7 +5,7 @@ import { queryRows } from '#src/db/rows.js';
 /** Gateway status rows and the location token (gateway_location_state, gateways). */
 const CHANNEL = 'palisade_gateway';
 /** A stream's replica refreshes `last_seen_at` every 30 s; silence past this means it is gone. */
-const STALE_SECONDS = 90;
+export const STALE_SECONDS = 90;
 
 export interface GatewayStatusRow {
   id: number;

@@ -102,6 +102,42 @@ export const MAIL_TEMPLATES = {
       pl: { subject: '{{subject}}', text: '{{body}}\n' },
     },
   },
+  /** Gateway notifications (docs/gateways.md#notifications): a gateway disconnected longer than the threshold. */
+  gateway_disconnected: {
+    needs: ['gateway', 'location', 'since', 'url'],
+    text: {
+      en: {
+        subject: '{{instance_name}}: gateway {{gateway}} of {{location}} is disconnected',
+        text: 'The gateway {{gateway}} of the location {{location}} has been disconnected since {{since}} (UTC).\n\nDevices that connect through it may not reach the VPN. Check the gateway host and its agent:\n\n    {{url}}\n\nYou will get one more email when it is connected again (if reconnect notifications are on).\n',
+      },
+      ko: {
+        subject: '{{instance_name}}: {{location}}의 게이트웨이 {{gateway}} 연결 끊김',
+        text: '위치 {{location}}의 게이트웨이 {{gateway}}이(가) {{since}}(UTC)부터 연결이 끊겨 있습니다.\n\n이 게이트웨이를 통해 연결하는 장치는 VPN에 접속하지 못할 수 있습니다. 게이트웨이 호스트와 에이전트를 확인하세요:\n\n    {{url}}\n\n다시 연결되면 이메일을 한 번 더 보내 드립니다(재연결 알림이 켜져 있는 경우).\n',
+      },
+      pl: {
+        subject: '{{instance_name}}: brama {{gateway}} lokalizacji {{location}} jest rozłączona',
+        text: 'Brama {{gateway}} lokalizacji {{location}} jest rozłączona od {{since}} (UTC).\n\nUrządzenia łączące się przez nią mogą nie mieć dostępu do VPN. Sprawdź host bramy i jej agenta:\n\n    {{url}}\n\nGdy brama połączy się ponownie, dostaniesz jeszcze jedną wiadomość (jeśli powiadomienia o ponownym połączeniu są włączone).\n',
+      },
+    },
+  },
+  /** Gateway notifications: a gateway is connected again after a disconnect mail. */
+  gateway_reconnected: {
+    needs: ['gateway', 'location', 'since', 'url'],
+    text: {
+      en: {
+        subject: '{{instance_name}}: gateway {{gateway}} of {{location}} is connected again',
+        text: 'The gateway {{gateway}} of the location {{location}} is connected again since {{since}} (UTC).\n\n    {{url}}\n',
+      },
+      ko: {
+        subject: '{{instance_name}}: {{location}}의 게이트웨이 {{gateway}} 다시 연결됨',
+        text: '위치 {{location}}의 게이트웨이 {{gateway}}이(가) {{since}}(UTC)부터 다시 연결되었습니다.\n\n    {{url}}\n',
+      },
+      pl: {
+        subject: '{{instance_name}}: brama {{gateway}} lokalizacji {{location}} znów jest połączona',
+        text: 'Brama {{gateway}} lokalizacji {{location}} jest znów połączona od {{since}} (UTC).\n\n    {{url}}\n',
+      },
+    },
+  },
 } as const satisfies Record<string, TemplateDefinition>;
 
 export type MailTemplate = keyof typeof MAIL_TEMPLATES;

@@ -13,6 +13,11 @@ import { type SignedInActor, userActor } from '#src/modules/events/event-actor.j
 import { enrollmentValues, toEnrollmentSettings } from '#src/modules/enrollment/enrollment-settings.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
 import { ExternalIdpRepo } from '#src/modules/external-idp/external-idp.repo.js';
+import {
+  checkGatewayNotifications,
+  gatewayNotificationValues,
+  toGatewayNotificationSettings,
+} from '#src/modules/gateway-notifications/gateway-notifications.settings.js';
 import { SettingsRepo, type SettingsRow } from './settings.repo.js';
 
 /** Which modules are enabled (settings `<module>_enabled`); the access plugin gates routes on it. */
@@ -78,6 +83,7 @@ export const toSettings = (row: SettingsRow): Settings => ({
   ldap_sync_groups: row.ldapSyncGroups,
   ldap_removed_user_behavior: row.ldapRemovedUserBehavior,
   ...toEnrollmentSettings(row),
+  ...toGatewayNotificationSettings(row),
 });
 
 /** The settings columns a write of the LDAP fields sets (the bind password sealed by `seal`). */
@@ -203,9 +209,13 @@ export class SettingsService {
         ...(body.smtp_sender !== undefined && { smtpSender: body.smtp_sender }),
         ...ldapValues(body, (secret) => this.#seal(secret)),
         ...enrollmentValues(body),
+        ...gatewayNotificationValues(body),
       },
       [...(body.smtp_password ? ['smtp_password'] : []), ...(body.ldap_bind_password ? ['ldap_bind_password'] : [])],
-      checkLdap,
+      (row) => {
+        checkLdap(row);
+        checkGatewayNotifications(body, row);
+      },
     );
     return toSettings(row);
   }
