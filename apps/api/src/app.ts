@@ -67,6 +67,8 @@ import { webauthnRoutes } from '#src/modules/mfa/webauthn/webauthn.routes.js';
 import { emailCodeRoutes } from '#src/modules/mfa/email/email-code.routes.js';
 import { mfaRoutes } from '#src/modules/mfa/mfa.routes.js';
 import { vpnSessionsRoutes } from '#src/modules/vpn-sessions/vpn-sessions.routes.js';
+import { licenceRoutes } from '#src/modules/licence/licence.routes.js';
+import { type LicenceOptions, LicenceService } from '#src/modules/licence/licence.service.js';
 import { UpdateChecker } from '#src/modules/updates/update-checker.js';
 import { updatesRoutes } from '#src/modules/updates/updates.routes.js';
 import { APP_VERSION } from '#src/lib/route-schemas.js';
@@ -87,6 +89,8 @@ declare module 'fastify' {
     jobs: JobRunner | undefined;
     /** The MFA core: pending sign-in step, enabled methods, recovery codes (modules/mfa/mfa.core.ts). */
     mfa: MfaCore;
+    /** The licence and the enterprise gate (modules/licence, docs/licensing.md). */
+    licence: LicenceService;
     /** The release feed check behind `GET /updates` (modules/updates). */
     updates: UpdateChecker;
   }
@@ -150,6 +154,11 @@ export interface BuildAppOptions {
   directorySync?: { tickMs?: number; endpoints?: DirectoryEndpoints } | undefined;
   /** Gateway notifications: tests only, a shorter threshold unit and check interval. main.ts passes none. */
   gatewayNotifications?: GatewayNotificationsJobOptions | undefined;
+  /**
+   * Tests only: the keys that sign valid licences and the free limits (docs/licensing.md). main.ts
+   * passes nothing (the built-in production key and free limits); no environment variable sets it.
+   */
+  licence?: LicenceOptions | undefined;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -212,6 +221,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
   const eventSignal = new EventSignal(database);
   app.decorate('eventSignal', eventSignal);
+  const licence = new LicenceService(database.db, options.licence, () => eventSignal.generation);
+  app.decorate('licence', licence);
   app.addHook('onReady', () => eventSignal.start());
   app.addHook('preClose', () => eventSignal.stop());
   const updates = new UpdateChecker({
@@ -277,7 +288,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const sessionCookie = { secure: env.PUBLIC_URL?.startsWith('https://') ?? false, maxAgeSeconds: env.SESSION_TTL_HOURS * 3600 };
   await app.register(sessionPlugin, sessionCookie);
   app.decorate('mfa', new MfaCore(database.db, secrets, env.SESSION_TTL_HOURS * 3600_000, sessionCookie));
-  await app.register(accessPlugin, { moduleFlags: () => app.services.settings.moduleFlags() });
+  await app.register(accessPlugin, {
+    moduleFlags: () => app.services.settings.moduleFlags(),
+    enterpriseCheck: () => licence.assertEnterpriseEnabled(),
+  });
   await app.register(inputGuardPlugin);
   await app.register(openapiPlugin);
 
@@ -286,6 +300,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authRoutes, sessionCookie);
   await app.register(mfaRoutes, { db: database.db, secrets });
   await app.register(settingsRoutes);
+  await app.register(licenceRoutes, { licence });
   await app.register(updatesRoutes, { checker: updates });
   await app.register(mailRoutes, { db: database.db });
   await app.register(ldapSyncRoutes, { service: new LdapSyncService(database, secrets) });

@@ -8,6 +8,7 @@ import { freshSshPublicKey } from '#src/modules/auth-keys/auth-key-fixtures.test
 import { SoftAuthenticator } from '#src/modules/mfa/webauthn/soft-authenticator.js';
 import { type HttpMethod, type TestApp, USER_PASSWORD } from '#test/helpers.js';
 import { totpCode } from '#test/mfa-fixtures.js';
+import { mintLicence } from '#test/support/licence.js';
 import { locationBody, newKey } from '#test/network-fixtures.js';
 import { type RouteWalk, startRouteWalk } from '#test/route-walk.js';
 import { bodyOf, startSmtpServer, type TestSmtpServer } from '#test/smtp-server.js';
@@ -180,6 +181,15 @@ const FIXTURES: Record<string, Fixture> = {
       payload: { disable_manual_config: !current.disable_manual_config },
       object: { type: 'settings' },
     };
+  },
+  'PUT /api/v1/licence': async () => ({
+    url: '/api/v1/licence',
+    payload: { licence_key: mintLicence({ id: 'lic-walk' }) },
+    object: { type: 'licence', id: 'lic-walk' },
+  }),
+  'DELETE /api/v1/licence': async (w) => {
+    await w.api('PUT', '/api/v1/licence', w.admin, { licence_key: mintLicence({ id: 'lic-walk-removed' }) });
+    return { url: '/api/v1/licence', object: { type: 'licence', id: 'lic-walk-removed' } };
   },
 
   // users

@@ -10,6 +10,7 @@ import {
   WireGuardImplementation,
 } from '@palisade/proto';
 import type { MessageInitShape } from '@bufbuild/protobuf';
+import { TEST_LICENCE_OPTIONS } from './support/licence.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '#src/app.js';
 import { type DatabaseHandle, openDatabase } from '#src/db/client.js';
@@ -43,6 +44,7 @@ export async function createGrpcApp(options: { reset?: boolean; env?: Record<str
     database,
     logger: process.env.GW_DEBUG ? { level: 'warn' } : false,
     grpc: { port: 0, host: '127.0.0.1' },
+    licence: TEST_LICENCE_OPTIONS,
   });
   await app.ready();
   const res = await app.inject({ method: 'POST', url: '/api/v1/auth', payload: { username: 'admin', password: ADMIN_PASSWORD } });

@@ -13,6 +13,7 @@ import {
   workerDatabaseName,
   workerDatabasePrefix,
 } from './db-urls.js';
+import { TEST_LICENCE_OPTIONS } from './support/licence.js';
 
 export const ADMIN_PASSWORD = 'Admin123!test';
 export const USER_PASSWORD = 'Passw0rd!user';
@@ -112,7 +113,7 @@ export async function resetDatabase(database: DatabaseHandle): Promise<void> {
 
 export async function createTestApp(
   envOverrides: Record<string, string> = {},
-  buildOptions: Pick<BuildAppOptions, 'webDist' | 'logStream' | 'onRoute' | 'logger' | 'jobs' | 'directorySync'> = {},
+  buildOptions: Pick<BuildAppOptions, 'webDist' | 'logStream' | 'onRoute' | 'logger' | 'jobs' | 'directorySync' | 'licence'> = {},
 ): Promise<TestApp> {
   const url = await ensureWorkerDatabase();
   // Update checks off unless a test turns them on: no test reads the project's real release feed.
@@ -125,7 +126,7 @@ export async function createTestApp(
   });
   const database = await openDatabase({ databaseUrl: url, dataDir: '/nonexistent', poolSize: 5 });
   await resetDatabase(database);
-  const app = await buildApp({ env, database, logger: false, ...buildOptions });
+  const app = await buildApp({ env, database, logger: false, licence: TEST_LICENCE_OPTIONS, ...buildOptions });
   await app.ready();
 
   const login = async (username: string, password: string) => {

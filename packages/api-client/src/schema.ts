@@ -1182,6 +1182,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1192,6 +1201,167 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/enterprise_info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Licence, its state, usage against the limits, and whether enterprise features work */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EnterpriseInfo"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/licence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Enter or replace the licence key (stored only when its signature verifies) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        licence_key: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EnterpriseInfo"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove the licence key (the free limits apply again) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EnterpriseInfo"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/updates": {
@@ -7283,7 +7453,7 @@ export interface paths {
                     to?: string;
                     user?: string[];
                     module?: ("auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning" | "ldap")[];
-                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed" | "password_reset.requested" | "password_reset.completed")[];
+                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "licence.modified" | "licence.removed" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed" | "password_reset.requested" | "password_reset.completed")[];
                     sort?: "-timestamp" | "timestamp";
                 };
                 header?: never;
@@ -7421,7 +7591,7 @@ export interface paths {
                     to?: string;
                     user?: string[];
                     module?: ("auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning" | "ldap")[];
-                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed" | "password_reset.requested" | "password_reset.completed")[];
+                    event?: ("auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "licence.modified" | "licence.removed" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed" | "password_reset.requested" | "password_reset.completed")[];
                     sort?: "-timestamp" | "timestamp";
                     format?: "csv" | "jsonl";
                 };
@@ -11021,6 +11191,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -11089,6 +11268,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11166,6 +11354,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11348,6 +11545,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -11398,6 +11604,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11536,6 +11751,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -11604,6 +11828,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11681,6 +11914,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11833,6 +12075,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -11883,6 +12134,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12024,6 +12284,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -12102,6 +12371,15 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -12143,6 +12421,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                402: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12476,6 +12763,39 @@ export interface components {
             disable_all_traffic: boolean;
             disable_manual_config: boolean;
         };
+        LicenceLimitsInput: {
+            users: number | null;
+            devices: number | null;
+            locations: number | null;
+            gateways: number | null;
+        };
+        LicenceUsageInput: {
+            users: number;
+            devices: number;
+            locations: number;
+            gateways: number;
+        };
+        LicenceInfoInput: {
+            id: string;
+            customer: string;
+            /** @enum {string} */
+            type: "subscription" | "offline";
+            /** @description ISO 8601 time the licence ends (a subscription then has its grace period). */
+            valid_until: string;
+            limits: components["schemas"]["LicenceLimitsInput"];
+        };
+        EnterpriseInfoInput: {
+            licence: components["schemas"]["LicenceInfoInput"] | null;
+            /** @enum {string} */
+            status: "no_licence" | "expired" | "limits_exceeded" | "active";
+            grace_period: boolean;
+            grace_ends_at: string | null;
+            usage: components["schemas"]["LicenceUsageInput"];
+            limits: components["schemas"]["LicenceLimitsInput"];
+            exceeded: ("users" | "devices" | "locations" | "gateways")[];
+            free_limits: components["schemas"]["LicenceLimitsInput"];
+            enterprise_enabled: boolean;
+        };
         ProblemInput: {
             type: string;
             title: string;
@@ -12504,7 +12824,7 @@ export interface components {
             /** @enum {string} */
             module: "auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning" | "ldap";
             /** @enum {string} */
-            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed" | "password_reset.requested" | "password_reset.completed";
+            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "licence.modified" | "licence.removed" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed" | "password_reset.requested" | "password_reset.completed";
             object_type?: string;
             object_id?: string;
             object_name?: string;
@@ -13311,6 +13631,39 @@ export interface components {
             disable_all_traffic: boolean;
             disable_manual_config: boolean;
         };
+        LicenceLimits: {
+            users: number | null;
+            devices: number | null;
+            locations: number | null;
+            gateways: number | null;
+        };
+        LicenceUsage: {
+            users: number;
+            devices: number;
+            locations: number;
+            gateways: number;
+        };
+        LicenceInfo: {
+            id: string;
+            customer: string;
+            /** @enum {string} */
+            type: "subscription" | "offline";
+            /** @description ISO 8601 time the licence ends (a subscription then has its grace period). */
+            valid_until: string;
+            limits: components["schemas"]["LicenceLimits"];
+        };
+        EnterpriseInfo: {
+            licence: components["schemas"]["LicenceInfo"] | null;
+            /** @enum {string} */
+            status: "no_licence" | "expired" | "limits_exceeded" | "active";
+            grace_period: boolean;
+            grace_ends_at: string | null;
+            usage: components["schemas"]["LicenceUsage"];
+            limits: components["schemas"]["LicenceLimits"];
+            exceeded: ("users" | "devices" | "locations" | "gateways")[];
+            free_limits: components["schemas"]["LicenceLimits"];
+            enterprise_enabled: boolean;
+        };
         Problem: {
             type: string;
             title: string;
@@ -13339,7 +13692,7 @@ export interface components {
             /** @enum {string} */
             module: "auth" | "users" | "groups" | "locations" | "devices" | "gateways" | "settings" | "webhooks" | "activity_log" | "mfa" | "openid" | "acl" | "keys" | "directory" | "enrollment" | "provisioning" | "ldap";
             /** @enum {string} */
-            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed" | "password_reset.requested" | "password_reset.completed";
+            event: "auth.login_succeeded" | "auth.login_failed" | "auth.locked_out" | "auth.logout" | "auth.sessions_ended" | "user.created" | "user.modified" | "user.deleted" | "user.password_set" | "user.password_changed" | "user.disabled" | "user.enabled" | "group.created" | "group.renamed" | "group.deleted" | "group.member_added" | "group.member_removed" | "group.admin_changed" | "location.created" | "location.modified" | "location.deleted" | "location.imported" | "location.devices_mapped" | "location.token_rotated" | "device.added" | "device.modified" | "device.deleted" | "device.config_downloaded" | "network_device.added" | "network_device.modified" | "network_device.deleted" | "network_device.config_downloaded" | "network_device.cli_token_issued" | "network_device.pending_deleted" | "gateway.connected" | "gateway.disconnected" | "gateway.deleted" | "settings.modified" | "enterprise_settings.modified" | "licence.modified" | "licence.removed" | "mail.test_sent" | "webhook.created" | "webhook.modified" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.test_sent" | "webhook.redelivered" | "activity_log_stream.created" | "activity_log_stream.modified" | "activity_log_stream.deleted" | "activity_log.exported" | "mfa.method_enabled" | "mfa.method_disabled" | "mfa.default_changed" | "mfa.disabled" | "mfa.reset" | "mfa.recovery_codes_generated" | "mfa.code_failed" | "mfa.security_key_added" | "mfa.security_key_removed" | "oauth_app.authorized" | "oauth_app.access_denied" | "oauth_app.authorization_revoked" | "openid.signing_keys_rotated" | "oauth_app.created" | "oauth_app.modified" | "oauth_app.deleted" | "oauth_app.enabled" | "oauth_app.disabled" | "oauth_app.secret_viewed" | "oauth_app.secret_regenerated" | "vpn_session.started" | "vpn_session.ended" | "acl_rule.created" | "acl_rule.modified" | "acl_rule.deleted" | "acl_rule.applied" | "acl_rule.discarded" | "acl_alias.created" | "acl_alias.modified" | "acl_alias.deleted" | "acl_alias.applied" | "acl_alias.discarded" | "auth_key.added" | "auth_key.renamed" | "auth_key.removed" | "api_token.created" | "api_token.renamed" | "api_token.deleted" | "ldap.sync_completed" | "directory.sync_completed" | "directory.sync_failed" | "worker.registered" | "worker.deleted" | "worker.job_created" | "yubikey.provisioned" | "yubikey.provisioning_failed" | "yubikey.renamed" | "yubikey.deleted" | "external_provider.created" | "external_provider.modified" | "external_provider.deleted" | "enrollment.started" | "enrollment.opened" | "enrollment.desktop_started" | "enrollment.password_set" | "enrollment.completed" | "password_reset.requested" | "password_reset.completed";
             object_type?: string;
             object_id?: string;
             object_name?: string;

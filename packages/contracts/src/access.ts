@@ -31,8 +31,10 @@ export interface RouteRule {
   permission: string;
   module?: Module;
   /**
-   * Spec §6 enterprise-only endpoint. The licence check (a later capability) gates every route
-   * marked here in one place; until then they work for the access they declare.
+   * Spec §6 enterprise-only endpoint. The access plugin's licence check answers its writes (every
+   * method but GET) with 402 `license.required` while enterprise features are off (over the free
+   * limits without an active licence, docs/licensing.md); its reads stay open so the console can
+   * show what exists and the upgrade prompt.
    */
   enterprise?: true;
 }
@@ -62,7 +64,11 @@ export const ROUTE_ACCESS = {
   'PUT /api/v1/settings': rule('admin', 'settings.update'),
   'PATCH /api/v1/settings': rule('admin', 'settings.update'),
   'GET /api/v1/settings_enterprise': rule('user', 'settings.read_enterprise'),
-  'PATCH /api/v1/settings_enterprise': rule('admin', 'settings.update_enterprise'),
+  'PATCH /api/v1/settings_enterprise': enterprise('admin', 'settings.update_enterprise'),
+  // Licence (docs/licensing.md): never gated itself, so an admin can always enter or remove a key.
+  'GET /api/v1/enterprise_info': rule('admin', 'licence.read'),
+  'PUT /api/v1/licence': rule('admin', 'licence.set'),
+  'DELETE /api/v1/licence': rule('admin', 'licence.remove'),
   'POST /api/v1/mail/test': rule('admin', 'mail.test'),
   'GET /api/v1/test_directory_sync': rule('admin', 'directory_sync.test'),
   'POST /api/v1/ldap/sync': rule('admin', 'ldap.sync'),

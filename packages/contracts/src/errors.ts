@@ -42,6 +42,7 @@ export const ERROR_CODES = [
   'group.member_not_found',
   'group.protected',
   'license.required',
+  'license.invalid',
   'network.not_found',
   'network.name_taken',
   'network.ip_in_use',

@@ -80,6 +80,8 @@ export const EVENT_CATALOGUE = {
 
   'settings.modified': { module: 'settings' },
   'enterprise_settings.modified': { module: 'settings' },
+  'licence.modified': { module: 'settings' },
+  'licence.removed': { module: 'settings' },
   'mail.test_sent': { module: 'settings' },
 
   'webhook.created': { module: 'webhooks' },

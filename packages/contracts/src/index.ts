@@ -8,6 +8,7 @@ export * from './enrollment-client.js';
 export * from './gateway-notifications.js';
 export * from './vpn-sessions.js';
 export * from './enterprise.js';
+export * from './licence.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './gateways.js';

@@ -13,6 +13,11 @@ declare module 'fastify' {
 export interface AccessOptions {
   /** The enabled modules, from memory (SettingsService.moduleFlags): no query per request. */
   moduleFlags?: () => Record<Module, boolean> | Promise<Record<Module, boolean>>;
+  /**
+   * The licence check for the writes of enterprise routes (LicenceService, from memory): throws
+   * 402 `license.required` while enterprise features are off. Reads (GET) are never gated.
+   */
+  enterpriseCheck?: () => void | Promise<void>;
 }
 
 const MODULE_NAMES: Record<Module, string> = { wireguard: 'WireGuard', webhooks: 'Webhooks', worker: 'Provisioning', openid: 'OpenID' };
@@ -36,6 +41,11 @@ export const accessPlugin = fp(async (app: FastifyInstance, options: AccessOptio
       // A module's routes may answer 404 module.disabled: documented in each one's responses.
       const response = route.schema?.response as Record<number, unknown> | undefined;
       if (rule.module && response && !response[404]) route.schema = { ...route.schema, response: { ...response, 404: ProblemSchema } };
+      // An enterprise write may answer 402 license.required (docs/licensing.md).
+      const withModule = route.schema?.response as Record<number, unknown> | undefined;
+      if (rule.enterprise && method !== 'GET' && withModule && !withModule[402]) {
+        route.schema = { ...route.schema, response: { ...withModule, 402: ProblemSchema } };
+      }
     }
   });
   app.addHook('onReady', async () => assertNamesNotShadowed(routes));
@@ -65,5 +75,13 @@ export const accessPlugin = fp(async (app: FastifyInstance, options: AccessOptio
         throw new HttpProblem(403, 'auth.forbidden', 'You can only act on your own account.');
       }
     }
+  });
+
+  // After the access checks (a caller without access hears 401/403, not 402): enterprise writes
+  // need enterprise features on. Licence routes and every read stay open (docs/licensing.md).
+  app.addHook('preValidation', async (request) => {
+    const rule = request.routeOptions.config.rule;
+    if (!rule?.enterprise || request.method === 'GET' || request.method === 'HEAD' || !options.enterpriseCheck) return;
+    await options.enterpriseCheck();
   });
 });

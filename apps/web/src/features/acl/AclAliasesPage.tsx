@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '@/components/Button';
 import { StateMessage } from '@/components/StateMessage';
+import { useEnterpriseLocked } from '@/features/licence/UpgradePrompt';
 import { useTranslation } from '@/i18n/use-translation';
 import { AclTabs } from './AclTabs';
 import { AliasDialog } from './AliasDialog';
@@ -25,6 +26,7 @@ export function AclAliasesPage() {
   const { t } = useTranslation();
   const [dialog, setDialog] = useState<PageDialog>(undefined);
   const list = useQuery(aclAliasesQueryOptions);
+  const locked = useEnterpriseLocked();
   const all = list.data ?? [];
   const shown = currentAliases(all);
   const changes = shown.filter((a) => a.state === 'changed');
@@ -46,11 +48,11 @@ export function AclAliasesPage() {
         </h1>
         <div className="page-header__actions">
           {changes.length > 0 ? (
-            <Button variant="primary" onClick={() => setDialog({ kind: 'apply', changes })}>
+            <Button variant="primary" onClick={() => setDialog({ kind: 'apply', changes })} disabled={locked}>
               {t('acl.alias.deployAll', { count: changes.length })}
             </Button>
           ) : null}
-          <Button variant={changes.length > 0 ? 'secondary' : 'primary'} onClick={() => setDialog({ kind: 'add' })}>
+          <Button variant={changes.length > 0 ? 'secondary' : 'primary'} onClick={() => setDialog({ kind: 'add' })} disabled={locked}>
             {t('acl.alias.add')}
           </Button>
         </div>

@@ -4,6 +4,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { StateMessage } from '@/components/StateMessage';
 import { pushToast } from '@/components/toast-store';
+import { useEnterpriseLocked } from '@/features/licence/UpgradePrompt';
 import { locationsQueryOptions } from '@/features/locations/locations.queries';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
@@ -30,6 +31,7 @@ export function AclRulesPage() {
   const aliases = useQuery(aclAliasesQueryOptions);
   const update = useUpdateAclRule();
   const navigate = useNavigate();
+  const locked = useEnterpriseLocked();
   const all = rules.data ?? [];
   const { deployed, pending } = splitRules(filterRules(all, filters));
   const unfiltered = splitRules(all);
@@ -58,7 +60,7 @@ export function AclRulesPage() {
           {t('acl.title')}
         </h1>
         <div className="page-header__actions">
-          <Link to="/acl/rules/new" className="btn btn--primary">
+          <Link to="/acl/rules/new" className="btn btn--primary" disabled={locked} aria-disabled={locked || undefined}>
             {t('acl.rule.add')}
           </Link>
         </div>

@@ -1,6 +1,7 @@
 import type { AclAlias } from '@palisade/contracts';
 import { Badge } from '@/components/Badge';
 import { Menu, type MenuItem } from '@/components/Menu';
+import { useEnterpriseLocked } from '@/features/licence/UpgradePrompt';
 import { useTranslation } from '@/i18n/use-translation';
 import { affectedRules } from './alias-form';
 
@@ -19,6 +20,8 @@ const listOrDash = (values: readonly string[]) => (values.length ? values.join('
 /** Spec §4 aliases: name, kind, status (applied, changed), what they select, and the deployed rules using them. */
 export function AliasesTable({ aliases, all, onAction }: AliasesTableProps) {
   const { t } = useTranslation();
+  // Without a licence above the free limits changes are refused: no actions to offer (docs/licensing.md).
+  const locked = useEnterpriseLocked();
   const itemsFor = (alias: AclAlias): MenuItem[] => [
     { label: t('common.edit'), onSelect: () => onAction('edit', alias) },
     ...(alias.state === 'changed'
@@ -65,7 +68,7 @@ export function AliasesTable({ aliases, all, onAction }: AliasesTableProps) {
               <td>{listOrDash(alias.protocols.map((p) => p.toUpperCase()))}</td>
               <td className="col-lg">{listOrDash(affectedRules(all, [alias]).map((r) => r.name))}</td>
               <td className="col-actions">
-                <Menu label={t('acl.alias.actionsFor', { name: alias.name })} items={itemsFor(alias)} />
+                {locked ? null : <Menu label={t('acl.alias.actionsFor', { name: alias.name })} items={itemsFor(alias)} />}
               </td>
             </tr>
           ))}

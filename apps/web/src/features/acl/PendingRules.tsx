@@ -2,6 +2,7 @@ import type { AclRule } from '@palisade/contracts';
 import { type ComponentProps, useState } from 'react';
 import { Button } from '@/components/Button';
 import { StateMessage } from '@/components/StateMessage';
+import { useEnterpriseLocked } from '@/features/licence/UpgradePrompt';
 import { useTranslation } from '@/i18n/use-translation';
 import { RulesTable } from './RulesTable';
 import { SettleRulesDialog } from './SettleRulesDialog';
@@ -17,6 +18,7 @@ interface PendingRulesProps {
 /** Spec §4: pending changes are deployed or discarded, all or the selected ones, after a confirmation with the count. */
 export function PendingRules({ rules, allPending, tableProps }: PendingRulesProps) {
   const { t } = useTranslation();
+  const locked = useEnterpriseLocked();
   const [chosen, setChosen] = useState<ReadonlySet<number>>(new Set());
   const [settling, setSettling] = useState<{ action: 'apply' | 'discard'; rules: number[] } | undefined>(undefined);
   const pendingIds = new Set(allPending.map((r) => r.id));
@@ -33,8 +35,10 @@ export function PendingRules({ rules, allPending, tableProps }: PendingRulesProp
         {pendingIds.size > 0 ? (
           <div className="acl-section__actions">
             {selected.size > 0 ? <span className="acl-section__count">{t('acl.rules.selected', { count: selected.size })}</span> : null}
-            <Button onClick={() => settle('discard')}>{selected.size > 0 ? t('acl.discard.selected') : t('acl.discard.all')}</Button>
-            <Button variant="primary" onClick={() => settle('apply')}>
+            <Button onClick={() => settle('discard')} disabled={locked}>
+              {selected.size > 0 ? t('acl.discard.selected') : t('acl.discard.all')}
+            </Button>
+            <Button variant="primary" onClick={() => settle('apply')} disabled={locked}>
               {selected.size > 0 ? t('acl.deploy.selected') : t('acl.deploy.all')}
             </Button>
           </div>

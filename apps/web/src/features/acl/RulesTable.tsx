@@ -2,6 +2,7 @@ import type { AclAlias, AclRule, Network } from '@palisade/contracts';
 import { Link } from '@tanstack/react-router';
 import { Badge } from '@/components/Badge';
 import { Menu, type MenuItem } from '@/components/Menu';
+import { useEnterpriseLocked } from '@/features/licence/UpgradePrompt';
 import { useTranslation } from '@/i18n/use-translation';
 import { RuleStatusBadge } from './RuleStatusBadge';
 import { locationsSummary, membersSummary, trafficSummary } from './rule-summary';
@@ -22,6 +23,8 @@ interface RulesTableProps {
 
 export function RulesTable({ label, rules, locations, aliases, onAction, selection, changed }: RulesTableProps) {
   const { t } = useTranslation();
+  // Without a licence above the free limits changes are refused: no actions to offer (docs/licensing.md).
+  const locked = useEnterpriseLocked();
   const allSelected = selection !== undefined && rules.length > 0 && rules.every((r) => selection.selected.has(r.id));
   const toggleAll = () => selection?.onChange(allSelected ? new Set() : new Set(rules.map((r) => r.id)));
   const toggle = (id: number) => {
@@ -31,7 +34,7 @@ export function RulesTable({ label, rules, locations, aliases, onAction, selecti
     selection.onChange(next);
   };
   const itemsFor = (rule: AclRule): MenuItem[] =>
-    rule.state === 'deleted'
+    rule.state === 'deleted' || locked
       ? []
       : [
           { label: t('common.edit'), onSelect: () => onAction('edit', rule) },

@@ -6,6 +6,7 @@ import { StateMessage } from '@/components/StateMessage';
 import { pushToast } from '@/components/toast-store';
 import type { MessageKey } from '@/i18n/en';
 import { useTranslation } from '@/i18n/use-translation';
+import { UpgradePrompt, useEnterpriseLocked } from '@/features/licence/UpgradePrompt';
 import { SettingsFormActions, useSettingsLeaveGuard } from '@/features/settings/SettingsFormActions';
 import { usePatchEnterpriseSettings } from './enterprise.mutations';
 import { enterpriseSettingsQueryOptions } from './enterprise.queries';
@@ -46,6 +47,8 @@ function EnterpriseSettingsForm({ saved, patch }: { saved: EnterpriseSettings; p
   const { t } = useTranslation();
   const [values, setValues] = useState<EnterpriseSettings>(saved);
   const [error, setError] = useState<unknown>(undefined);
+  // Without a licence above the free limits the API refuses changes: the switches show the saved state only.
+  const locked = useEnterpriseLocked();
   const changed = SWITCHES.map(([name]) => name).filter((name) => values[name] !== saved[name]);
   const isDirty = changed.length > 0;
   useSettingsLeaveGuard(isDirty);
@@ -64,6 +67,7 @@ function EnterpriseSettingsForm({ saved, patch }: { saved: EnterpriseSettings; p
       <fieldset className="check-list settings__modules">
         <legend className="visually-hidden">{t('enterprise.title')}</legend>
         <p className="field__hint">{t('enterprise.hint')}</p>
+        <UpgradePrompt />
         {SWITCHES.map(([name, label, hint]) => (
           <CheckboxField
             key={name}
@@ -71,6 +75,7 @@ function EnterpriseSettingsForm({ saved, patch }: { saved: EnterpriseSettings; p
             label={t(label)}
             hint={t(hint)}
             checked={values[name]}
+            disabled={locked}
             onCheckedChange={(v) => {
               setValues((current) => ({ ...current, [name]: v }));
               setError(undefined);

@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import { Badge } from '@/components/Badge';
 import { Button } from '@/components/Button';
 import { StateMessage } from '@/components/StateMessage';
+import { UpgradePrompt, useEnterpriseLocked } from '@/features/licence/UpgradePrompt';
 import { useTranslation } from '@/i18n/use-translation';
 import { DeleteStreamDialog } from './DeleteStreamDialog';
 import { StreamDialog } from './StreamDialog';
@@ -21,6 +22,7 @@ export function ActivityLogStreamingTab() {
   const titleId = useId();
   const streams = useQuery(streamsQueryOptions);
   const [dialog, setDialog] = useState<TabDialog>(undefined);
+  const locked = useEnterpriseLocked();
   const close = () => setDialog(undefined);
   return (
     <section className="card" aria-labelledby={titleId}>
@@ -28,13 +30,14 @@ export function ActivityLogStreamingTab() {
         <h2 id={titleId} className="card__title">
           {t('settings.tab.activity')} <Badge tone="primary">{t('settings.enterpriseBadge')}</Badge>
         </h2>
-        <Button variant="primary" onClick={() => setDialog({ kind: 'add' })}>
+        <Button variant="primary" onClick={() => setDialog({ kind: 'add' })} disabled={locked}>
           {t('settings.streams.add')}
         </Button>
       </div>
       <div className="card__body settings__streams-intro">
         <p className="field__hint">{t('settings.streams.hint')}</p>
         <p className="field__hint">{t('settings.streams.enterpriseNote')}</p>
+        <UpgradePrompt />
       </div>
       {streams.isPending ? (
         <StateMessage kind="loading" title={t('common.loading')} />

@@ -8,6 +8,7 @@ import { pushToast } from '@/components/toast-store';
 import type { MessageKey } from '@/i18n/en';
 import { useTranslation } from '@/i18n/use-translation';
 import { useZodForm } from '@/lib/use-zod-form';
+import { LicenceCard } from '@/features/licence/LicenceCard';
 import { ActivityLogSettingsCard } from './ActivityLogSettingsCard';
 import { SettingsFormActions, useSettingsLeaveGuard } from './SettingsFormActions';
 import { useUpdateSettings } from './settings.mutations';
@@ -120,12 +121,9 @@ function GlobalSettingsForm({ settings, update }: { settings: Settings; update: 
             <span className="settings__note-label">{t('settings.networkView')}</span>
             {t('settings.networkViewUnavailable')}
           </p>
-          <p className="settings__note">
-            <span className="settings__note-label">{t('settings.licence')}</span>
-            {t('settings.licenceUnavailable')}
-          </p>
         </div>
       </div>
+      <LicenceCard />
       <SettingsFormActions
         isDirty={isDirty}
         isSaving={update.isPending}

@@ -1,5 +1,6 @@
 import type { ActivityLogStream } from '@palisade/contracts';
 import { Menu } from '@/components/Menu';
+import { useEnterpriseLocked } from '@/features/licence/UpgradePrompt';
 import { formatDateTime } from '@/i18n/format';
 import { useTranslation } from '@/i18n/use-translation';
 import { STREAM_KIND_LABELS } from './stream-form';
@@ -12,6 +13,8 @@ interface StreamsTableProps {
 /** Each destination with its delivery state: last success, last error, and how many entries it is behind. */
 export function StreamsTable({ streams, onAction }: StreamsTableProps) {
   const { t, language } = useTranslation();
+  // Without a licence above the free limits changes are refused: no actions to offer (docs/licensing.md).
+  const locked = useEnterpriseLocked();
   return (
     <div className="table-wrap">
       <table className="table">
@@ -57,13 +60,15 @@ export function StreamsTable({ streams, onAction }: StreamsTableProps) {
               </td>
               <td>{t('settings.streams.lagCount', { count: s.state.lag })}</td>
               <td className="col-actions">
-                <Menu
-                  label={t('settings.streams.actionsFor', { name: s.name })}
-                  items={[
-                    { label: t('common.edit'), onSelect: () => onAction('edit', s) },
-                    { label: t('common.delete'), onSelect: () => onAction('delete', s), isDanger: true },
-                  ]}
-                />
+                {locked ? null : (
+                  <Menu
+                    label={t('settings.streams.actionsFor', { name: s.name })}
+                    items={[
+                      { label: t('common.edit'), onSelect: () => onAction('edit', s) },
+                      { label: t('common.delete'), onSelect: () => onAction('delete', s), isDanger: true },
+                    ]}
+                  />
+                )}
               </td>
             </tr>
           ))}
