@@ -81,6 +81,7 @@ export const ERROR_CODES = [
   'mail.not_configured',
   'mail.send_failed',
   'ldap.connection_rejected',
+  'ldap.password_refused',
   'ldap.unavailable',
   'ldap.not_enabled',
   'ldap.sync_running',

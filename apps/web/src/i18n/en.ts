@@ -283,6 +283,8 @@ export const en = {
   'error.mail.not_configured': 'Outgoing mail is not configured. Set the SMTP server, port and sender address in the settings.',
   'error.mail.send_failed': 'Error sending email',
   'error.ldap.connection_rejected': 'LDAP connection rejected',
+  'error.ldap.password_refused':
+    'The directory (LDAP) did not accept this password. Try another one; if it keeps failing, ask your administrator.',
   'error.ldap.unavailable': 'The LDAP server cannot be reached. Try again later or ask your administrator.',
   'error.ldap.not_enabled': 'LDAP is not enabled. Turn it on in Settings → LDAP first.',
   'error.ldap.sync_running': 'An LDAP sync is already running. Try again when it has finished.',

@@ -269,6 +269,8 @@ export const ko: Catalogue = {
   'error.mail.not_configured': '발신 메일이 설정되지 않았습니다. 설정에서 SMTP 서버, 포트, 보내는 사람 주소를 지정하세요.',
   'error.mail.send_failed': '이메일 전송 중 오류가 발생했습니다',
   'error.ldap.connection_rejected': 'LDAP 연결이 거부되었습니다',
+  'error.ldap.password_refused':
+    '디렉터리(LDAP)가 이 비밀번호를 받아들이지 않았습니다. 다른 비밀번호를 입력해 보고, 계속 실패하면 관리자에게 문의하세요.',
   'error.ldap.unavailable': 'LDAP 서버에 연결할 수 없습니다. 나중에 다시 시도하거나 관리자에게 문의하세요.',
   'error.ldap.not_enabled': 'LDAP가 활성화되어 있지 않습니다. 먼저 설정 → LDAP에서 켜세요.',
   'error.ldap.sync_running': 'LDAP 동기화가 이미 실행 중입니다. 끝난 뒤 다시 시도하세요.',

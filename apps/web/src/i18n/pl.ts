@@ -286,6 +286,8 @@ export const pl: Catalogue = {
   'error.mail.not_configured': 'Poczta wychodząca nie jest skonfigurowana. Ustaw serwer SMTP, port i adres nadawcy w ustawieniach.',
   'error.mail.send_failed': 'Błąd wysyłania wiadomości e-mail',
   'error.ldap.connection_rejected': 'Połączenie LDAP odrzucone',
+  'error.ldap.password_refused':
+    'Katalog (LDAP) nie przyjął tego hasła. Spróbuj innego; jeśli to nie pomoże, skontaktuj się z administratorem.',
   'error.ldap.unavailable': 'Nie można połączyć się z serwerem LDAP. Spróbuj ponownie później lub skontaktuj się z administratorem.',
   'error.ldap.not_enabled': 'LDAP nie jest włączony. Najpierw włącz go w Ustawienia → LDAP.',
   'error.ldap.sync_running': 'Synchronizacja LDAP już trwa. Spróbuj ponownie, gdy się zakończy.',

@@ -11,7 +11,9 @@ import { mailLocaleOf } from '#src/modules/mail/mail-locale.js';
 import type { MailService } from '#src/modules/mail/mail.service.js';
 import { NetworksRepo } from '#src/modules/networks/networks.repo.js';
 import { SettingsRepo } from '#src/modules/settings/settings.repo.js';
+import type { LdapPasswords } from '#src/modules/ldap/sync-password.js';
 import { UsersRepo } from '#src/modules/users/users.repo.js';
+import { storeNewPassword } from './directory-password.js';
 import { RedemptionLimiter } from './redemption-limiter.js';
 import { type TokenUser, type UserTokenRow, UserTokensRepo } from './user-tokens.repo.js';
 import { hashUserToken, isRedeemable, tokenInvalid } from './user-tokens.js';
@@ -47,6 +49,8 @@ export class EnrollmentFlowService {
     private readonly db: Db,
     private readonly devices: DevicesService,
     private readonly mail: MailService,
+    /** Where the passwords of LDAP-linked accounts are written (modules/ldap). */
+    private readonly ldap?: LdapPasswords,
     limiter?: RedemptionLimiter,
   ) {
     this.#limiter = limiter ?? new RedemptionLimiter(db);
@@ -86,11 +90,21 @@ export class EnrollmentFlowService {
       user: { username: user.username, first_name: user.firstName, last_name: user.lastName, email: user.email },
       welcome_message: settings.enrollmentWelcomeMessage,
       vpn_step_optional: vpnStepOptional(settings),
-      password_set: user.passwordHash !== null,
+      password_set: await this.#passwordSet(token, user),
       devices_added: await this.#devicesAdded(token, user),
       locations,
       expires_at: token.expiresAt.toISOString(),
     };
+  }
+
+  /**
+   * A local account has a password hash; a linked account's password is in LDAP, so what counts is
+   * that this enrollment set it (its `enrollment.password_set` since the token was issued).
+   */
+  async #passwordSet(token: UserTokenRow, user: TokenUser): Promise<boolean> {
+    if (user.passwordHash !== null) return true;
+    if (user.ldapDn === null) return false;
+    return new UserTokensRepo(this.db).passwordSetSince(user.id, token.createdAt);
   }
 
   async #devicesAdded(token: UserTokenRow, user: TokenUser): Promise<number> {
@@ -98,9 +112,12 @@ export class EnrollmentFlowService {
     return devices.filter((d) => d.createdAt.getTime() >= token.createdAt.getTime()).length;
   }
 
-  /** Sets the person's password; console sessions of the account (a re-enrollment) end. */
+  /**
+   * Sets the person's password (in LDAP for a linked account: a refusal is 400
+   * `ldap.password_refused`); console sessions of the account (a re-enrollment) end.
+   */
   async setPassword({ user }: Redeemed, password: string, origin: RequestOrigin): Promise<void> {
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await storeNewPassword(this.ldap, user, password, hashPassword);
     await this.db.transaction(async (raw) => {
       const tx = raw as unknown as Db;
       await new UsersRepo(tx).update(user.id, { passwordHash });
@@ -126,7 +143,7 @@ export class EnrollmentFlowService {
    */
   async finish({ token, user }: Redeemed, locale: string | undefined, origin: RequestOrigin): Promise<EnrollmentFinished> {
     const settings = await new SettingsRepo(this.db).get();
-    if (user.passwordHash === null) {
+    if (!(await this.#passwordSet(token, user))) {
       throw new HttpProblem(409, 'enrollment.password_required', 'Set a password before finishing enrollment.');
     }
     if (!vpnStepOptional(settings) && (await this.#devicesAdded(token, user)) === 0) {

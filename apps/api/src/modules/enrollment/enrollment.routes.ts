@@ -39,7 +39,7 @@ export const baseUrlOf = (publicUrl: string | undefined, request: FastifyRequest
 /** Enrollment (docs/enrollment.md): the admin's start route and the public flow. */
 export const enrollmentRoutes: FastifyPluginAsyncZod<EnrollmentRoutesOptions> = async (app, { db, publicUrl, secureCookie }) => {
   const admin = new EnrollmentAdminService(db, app.services.mail);
-  const flow = new EnrollmentFlowService(db, app.services.devices, app.services.mail);
+  const flow = new EnrollmentFlowService(db, app.services.devices, app.services.mail, app.services.users.ldapPasswords);
   const tags = ['enrollment'];
   const cookieOptions = { path: COOKIE_PATH, httpOnly: true, sameSite: 'strict' as const, secure: secureCookie };
   const fromCookie = (request: FastifyRequest) => flow.redeem(request.cookies[ENROLLMENT_COOKIE], originOf(request));

@@ -18,7 +18,7 @@ import { PasswordResetService } from './password-reset.service.js';
 
 /** Password reset (docs/enrollment.md): the admin's route and the public request / redemption. */
 export const passwordResetRoutes: FastifyPluginAsyncZod<{ db: Db; publicUrl: string | undefined }> = async (app, { db, publicUrl }) => {
-  const service = new PasswordResetService(db, app.services.mail);
+  const service = new PasswordResetService(db, app.services.mail, app.services.users.ldapPasswords);
   const tags = ['enrollment'];
 
   app.post(

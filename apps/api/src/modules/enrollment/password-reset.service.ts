@@ -7,7 +7,9 @@ import { type EventActor, type RequestOrigin, type SignedInActor, userActor } fr
 import { recordEvent } from '#src/modules/events/record-event.js';
 import { mailLocaleOf } from '#src/modules/mail/mail-locale.js';
 import { type MailService, mailNotConfigured } from '#src/modules/mail/mail.service.js';
+import type { LdapPasswords } from '#src/modules/ldap/sync-password.js';
 import { UsersRepo } from '#src/modules/users/users.repo.js';
+import { storeNewPassword } from './directory-password.js';
 import { RedemptionLimiter } from './redemption-limiter.js';
 import { type TokenUser, type UserTokenRow, UserTokensRepo } from './user-tokens.repo.js';
 import { hashUserToken, isRedeemable, newUserToken, tokenInvalid } from './user-tokens.js';
@@ -35,6 +37,8 @@ export class PasswordResetService {
   constructor(
     private readonly db: Db,
     private readonly mail: MailService,
+    /** Where the passwords of LDAP-linked accounts are written (modules/ldap). */
+    private readonly ldap?: LdapPasswords,
     limiter?: RedemptionLimiter,
   ) {
     this.#limiter = limiter ?? new RedemptionLimiter(db);
@@ -126,10 +130,13 @@ export class PasswordResetService {
     return { username: user.username, first_name: user.firstName, expires_at: row.expiresAt.toISOString() };
   }
 
-  /** `POST /password_reset/finish`: sets the password, spends the token, ends the account's sessions. */
+  /**
+   * `POST /password_reset/finish`: sets the password (in LDAP for a linked account: a refusal is
+   * 400 `ldap.password_refused` and the link stays usable), spends the token, ends the account's sessions.
+   */
   async finish(token: string, password: string, origin: RequestOrigin): Promise<void> {
     const { token: row, user } = await this.#redeem(token, origin);
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await storeNewPassword(this.ldap, user, password, hashPassword);
     await this.db.transaction(async (raw) => {
       const tx = raw as unknown as Db;
       if (!(await new UserTokensRepo(tx).markUsed(row.id))) throw tokenInvalid('password_reset');

@@ -1,7 +1,7 @@
 import type { UserTokenPurpose } from '@palisade/contracts';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, gte, isNull, sql } from 'drizzle-orm';
 import type { Db } from '#src/db/client.js';
-import { users, userTokens } from '#src/db/schema/index.js';
+import { events, users, userTokens } from '#src/db/schema/index.js';
 
 export type UserTokenRow = typeof userTokens.$inferSelect;
 export type TokenUser = typeof users.$inferSelect;
@@ -51,6 +51,16 @@ export class UserTokensRepo {
   async findUserByEmail(email: string): Promise<TokenUser | undefined> {
     const [row] = await this.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`).limit(1);
     return row;
+  }
+
+  /** Whether the user set a password in an enrollment since `since` (its `enrollment.password_set` event). */
+  async passwordSetSince(userId: number, since: Date): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: events.id })
+      .from(events)
+      .where(and(eq(events.userId, userId), eq(events.type, 'enrollment.password_set'), gte(events.occurredAt, since)))
+      .limit(1);
+    return row !== undefined;
   }
 
   async delete(id: number): Promise<void> {

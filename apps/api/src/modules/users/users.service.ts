@@ -70,10 +70,13 @@ const sameSet = (a: string[], b: string[]) => {
 export class UsersService {
   readonly #repo: UsersRepo;
 
-  /** `ldapPasswords`: where the passwords of LDAP-linked accounts are checked and changed (modules/ldap). */
+  /**
+   * `ldapPasswords`: where the passwords of LDAP-linked accounts are checked and changed
+   * (modules/ldap); enrollment and password reset write through it too.
+   */
   constructor(
     private readonly db: Db,
-    private readonly ldapPasswords?: LdapPasswords,
+    readonly ldapPasswords?: LdapPasswords,
   ) {
     this.#repo = new UsersRepo(db);
   }

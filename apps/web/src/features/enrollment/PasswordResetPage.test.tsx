@@ -54,6 +54,17 @@ describe('Password reset page', () => {
     expect(calls.find((c) => c.path === '/api/v1/password_reset/finish')?.body).toEqual({ token: 'tok-1', password: 'Better1!pass' });
   });
 
+  it('says so when the directory (LDAP) of the account refuses the new password, staying on the form', async () => {
+    serve({ '/api/v1/password_reset/finish': () => problemResponse(400, 'ldap.password_refused') });
+    renderPublicPage({ reset: PasswordResetPage }, '/password-reset?token=tok-1');
+    fireEvent.change(await screen.findByLabelText('New password'), { target: { value: 'Better1!pass' } });
+    fireEvent.change(screen.getByLabelText('Repeat the password'), { target: { value: 'Better1!pass' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText(/The directory \(LDAP\) did not accept this password/)).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Password changed' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Change password' })).toBeTruthy();
+  });
+
   it('refuses passwords that do not match, sending nothing', async () => {
     serve();
     renderPublicPage({ reset: PasswordResetPage }, '/password-reset?token=tok-1');
