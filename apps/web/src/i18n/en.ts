@@ -1554,6 +1554,9 @@ export const en = {
   'notifications.thresholdHint': 'How long a gateway may be disconnected before the notification is sent.',
   'notifications.reconnect': 'Reconnect notifications',
   'notifications.reconnectHint': 'Email administrators when a disconnected gateway connects again.',
+  'notifications.smtpLink': 'Configure SMTP',
+  'notifications.recipients':
+    'Emails go to every active administrator with an email address, in their language: one when a gateway has been disconnected longer than the threshold, one when it is back.',
   'activity.nav': 'Activity log',
   'activity.title': 'Activity log',
   'activity.tabs': 'Activity views',

@@ -1497,6 +1497,9 @@ export const ko: Catalogue = {
   'notifications.thresholdHint': '알림을 보내기 전에 게이트웨이 연결이 끊겨 있을 수 있는 시간입니다.',
   'notifications.reconnect': '재연결 알림',
   'notifications.reconnectHint': '연결이 끊긴 게이트웨이가 다시 연결되면 관리자에게 이메일을 보냅니다.',
+  'notifications.smtpLink': 'SMTP 설정',
+  'notifications.recipients':
+    '이메일은 이메일 주소가 있는 모든 활성 관리자에게 각자의 언어로 전송됩니다. 게이트웨이 연결이 임계값보다 오래 끊기면 한 번, 다시 연결되면 한 번 보냅니다.',
   'activity.nav': '활동 로그',
   'activity.title': '활동 로그',
   'activity.tabs': '활동 보기',

@@ -1659,6 +1659,9 @@ export const pl: Catalogue = {
   'notifications.thresholdHint': 'Jak długo brama może być rozłączona, zanim zostanie wysłane powiadomienie.',
   'notifications.reconnect': 'Powiadomienia o ponownym połączeniu',
   'notifications.reconnectHint': 'Wyślij e-mail do administratorów, gdy rozłączona brama połączy się ponownie.',
+  'notifications.smtpLink': 'Skonfiguruj SMTP',
+  'notifications.recipients':
+    'Wiadomości trafiają do każdego aktywnego administratora z adresem e-mail, w jego języku: jedna, gdy brama jest rozłączona dłużej niż próg, i jedna, gdy wróci.',
   'activity.nav': 'Dziennik aktywności',
   'activity.title': 'Dziennik aktywności',
   'activity.tabs': 'Widoki aktywności',
