@@ -44,7 +44,8 @@ export default defineConfig({
   webServer: externalUrl
     ? undefined
     : {
-        command: 'node ../apps/api/dist/main.js',
+        // The preload lets the product trust the TEST licence key and lifts the free limits (docs/licensing.md).
+        command: 'node --import ./support/licence-preload.mjs ../apps/api/dist/main.js',
         cwd: here,
         url: `http://127.0.0.1:${E2E_PORT}/api/v1/health`,
         reuseExistingServer: false,

@@ -4,6 +4,7 @@ import { EnvError, loadEnv } from '#src/env.js';
 import { formatMode, type ModeChange, secureDataDir } from '#src/lib/data-dir.js';
 import { setArgon2Concurrency } from '#src/lib/password.js';
 import { resolveSecretKey } from '#src/lib/secret-key.js';
+import { preloadedLicenceOptions } from '#src/modules/licence/preloaded-options.js';
 import { bootstrap } from '#src/modules/users/bootstrap.service.js';
 import { findWebDist } from '#src/plugins/static-web.js';
 import { buildApp } from './app.js';
@@ -34,7 +35,10 @@ async function main(): Promise<void> {
   }
   const webDist = findWebDist(env.WEB_DIST);
   // Production serializes responses with the compiled serializers alone (no zod encode per response).
-  const app = await buildApp({ env, database, webDist, secretKey, grpc: { port: env.GRPC_PORT }, checkResponses: false, jobs: true });
+  // Set only by the end-to-end suite's preload (docs/licensing.md); undefined in production.
+  const licence = preloadedLicenceOptions();
+  const app = await buildApp({ env, database, webDist, secretKey, grpc: { port: env.GRPC_PORT }, checkResponses: false, jobs: true, licence });
+  if (licence) app.log.warn('Test licence options preloaded (e2e/support/licence-preload.mjs): test-signed licence keys are accepted.');
   app.addHook('onClose', async () => database.close());
   logDataDirModes(app.log, env.DATA_DIR, tightened);
   const reserved = await app.services.users.findReservedUsernames();
