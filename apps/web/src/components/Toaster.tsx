@@ -19,10 +19,27 @@ export function Toaster() {
           <div className="toast__text">
             <p className="toast__message">{toast.message}</p>
             {toast.subMessage ? <p className="toast__sub">{toast.subMessage}</p> : null}
+            {toast.actions?.length ? (
+              <div className="toast__actions">
+                {toast.actions.map((action) =>
+                  action.href ? (
+                    <a key={action.label} className="btn btn--link btn--sm" href={action.href} target="_blank" rel="noopener noreferrer">
+                      {action.label}
+                    </a>
+                  ) : (
+                    <button key={action.label} type="button" className="btn btn--secondary btn--sm" onClick={action.onClick}>
+                      {action.label}
+                    </button>
+                  ),
+                )}
+              </div>
+            ) : null}
           </div>
-          <button type="button" className="icon-btn icon-btn--sm" onClick={() => dismiss(toast.id)} aria-label={t('toast.dismiss')}>
-            <span aria-hidden="true">×</span>
-          </button>
+          {toast.actions?.length ? null : (
+            <button type="button" className="icon-btn icon-btn--sm" onClick={() => dismiss(toast.id)} aria-label={t('toast.dismiss')}>
+              <span aria-hidden="true">×</span>
+            </button>
+          )}
         </div>
       ))}
     </section>

@@ -32,4 +32,13 @@ describe('toast store', () => {
     vi.advanceTimersByTime(10_000);
     expect(useToastStore.getState().toasts).toHaveLength(0);
   });
+
+  it('keeps a toast with actions until it is dismissed, even when it replaces a timed one', () => {
+    useToastStore.getState().push({ id: 'a', kind: 'info', message: 'timed' });
+    useToastStore.getState().push({ id: 'a', kind: 'info', message: 'x', actions: [{ label: 'ok', onClick: () => {} }] });
+    vi.advanceTimersByTime(60_000);
+    expect(useToastStore.getState().toasts.map((t) => t.message)).toEqual(['x']);
+    useToastStore.getState().dismiss('a');
+    expect(useToastStore.getState().toasts).toHaveLength(0);
+  });
 });

@@ -1149,6 +1149,15 @@ export const en = {
 
   'toast.region': 'Notifications',
   'toast.dismiss': 'Dismiss notification',
+  'updates.toast': 'Palisade {{version}} is available.',
+  'updates.critical': 'Critical update',
+  'updates.releaseNotes': 'Release notes',
+  'updates.more': 'More',
+  'updates.dismiss': 'Dismiss',
+  'updates.modal.title': 'New version available',
+  'updates.modal.version': 'Palisade {{version}} has been released.',
+  'updates.modal.current': 'This instance runs version {{version}}.',
+  'updates.modal.critical': 'The release is marked critical: plan the upgrade soon.',
 
   'common.copied': 'Copied to clipboard.',
   'common.removeValue': 'Remove {{value}}',

@@ -1110,6 +1110,15 @@ export const ko: Catalogue = {
 
   'toast.region': '알림',
   'toast.dismiss': '알림 닫기',
+  'updates.toast': 'Palisade {{version}} 버전을 사용할 수 있습니다.',
+  'updates.critical': '중요 업데이트',
+  'updates.releaseNotes': '릴리스 노트',
+  'updates.more': '자세히',
+  'updates.dismiss': '닫기',
+  'updates.modal.title': '새 버전 사용 가능',
+  'updates.modal.version': 'Palisade {{version}} 버전이 출시되었습니다.',
+  'updates.modal.current': '이 인스턴스는 {{version}} 버전을 실행 중입니다.',
+  'updates.modal.critical': '이 릴리스는 중요 업데이트로 표시되어 있습니다. 곧 업그레이드를 계획하세요.',
 
   'common.copied': '클립보드에 복사했습니다.',
   'common.removeValue': '{{value}} 제거',

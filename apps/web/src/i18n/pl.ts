@@ -1234,6 +1234,15 @@ export const pl: Catalogue = {
 
   'toast.region': 'Powiadomienia',
   'toast.dismiss': 'Zamknij powiadomienie',
+  'updates.toast': 'Dostępna jest wersja Palisade {{version}}.',
+  'updates.critical': 'Aktualizacja krytyczna',
+  'updates.releaseNotes': 'Informacje o wydaniu',
+  'updates.more': 'Więcej',
+  'updates.dismiss': 'Odrzuć',
+  'updates.modal.title': 'Dostępna nowa wersja',
+  'updates.modal.version': 'Wydano Palisade {{version}}.',
+  'updates.modal.current': 'Ta instancja działa w wersji {{version}}.',
+  'updates.modal.critical': 'To wydanie oznaczono jako krytyczne: zaplanuj aktualizację wkrótce.',
 
   'common.copied': 'Skopiowano do schowka.',
   'common.removeValue': 'Usuń {{value}}',

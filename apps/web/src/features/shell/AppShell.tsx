@@ -9,6 +9,7 @@ import { disabledModuleOf, useEssentials } from '@/features/app/modules';
 import { meQueryOptions } from '@/features/auth/auth.queries';
 import { useAuthStore } from '@/features/auth/auth-store';
 import { enterpriseSettingsQueryOptions } from '@/features/enterprise/enterprise.queries';
+import { UpdateNotice } from '@/features/updates/UpdateNotice';
 import { useTranslation } from '@/i18n/use-translation';
 import { Sidebar } from './Sidebar';
 import './shell.css';
@@ -70,6 +71,7 @@ export function AppShell() {
       <main id="main" className="shell__main" tabIndex={-1}>
         {disabledModuleOf(settings, pathname) ? <ModuleDisabledPage /> : <Outlet />}
       </main>
+      <UpdateNotice isAdmin={user.is_admin} />
     </div>
   );
 }
