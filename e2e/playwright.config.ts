@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { ADMIN_PASSWORD, E2E_GRPC_PORT, E2E_PORT } from './support/constants';
+import { ADMIN_PASSWORD, E2E_GRPC_PORT, E2E_PORT, E2E_UPDATE_FEED_PORT } from './support/constants';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Optional: run against an already running instance (development only); otherwise the built product is started. */
