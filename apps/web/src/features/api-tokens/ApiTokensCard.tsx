@@ -2,12 +2,11 @@ import type { ApiToken, CreatedApiToken } from '@palisade/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '@/components/Button';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CredentialList } from '@/components/CredentialList';
+import { DeleteCredentialDialog } from '@/components/DeleteCredentialDialog';
 import { pushToast } from '@/components/toast-store';
 import { formatDateTime } from '@/i18n/format';
 import { useTranslation } from '@/i18n/use-translation';
-import { problemMessage } from '@/lib/problem-message';
 import { ApiTokenNameDialog } from './ApiTokenNameDialog';
 import { ApiTokenShownDialog } from './ApiTokenShownDialog';
 import { apiTokensQueryOptions, useDeleteApiToken } from './api-tokens.queries';
@@ -69,30 +68,14 @@ export function ApiTokensCard({ username }: { username: string }) {
         <ApiTokenNameDialog username={username} token={editing.token} onClose={() => setEditing(undefined)} />
       ) : null}
       {editing?.kind === 'shown' ? <ApiTokenShownDialog created={editing.created} onClose={() => setEditing(undefined)} /> : null}
-      <ConfirmDialog
+      <DeleteCredentialDialog
+        item={deleting}
         title={t('apiTokens.deleteTitle')}
-        isOpen={deleting !== undefined}
-        onCancel={() => {
-          setDeleting(undefined);
-          remove.reset();
-        }}
-        onConfirm={() => {
-          if (!deleting) return;
-          const { name } = deleting;
-          remove.mutate(deleting.id, {
-            onSuccess: () => {
-              setDeleting(undefined);
-              pushToast({ id: 'api-token-deleted', kind: 'success', message: t('apiTokens.deleted', { name }) });
-            },
-          });
-        }}
-        confirmLabel={t('common.delete')}
-        isDanger
-        isPending={remove.isPending}
-      >
-        <p>{t('apiTokens.deleteText', { name: deleting?.name ?? '' })}</p>
-        {remove.isError ? <p className="banner banner--error">{problemMessage(t, remove.error)}</p> : null}
-      </ConfirmDialog>
+        text={(name) => t('apiTokens.deleteText', { name })}
+        remove={remove}
+        onClose={() => setDeleting(undefined)}
+        onDeleted={({ name }) => pushToast({ id: 'api-token-deleted', kind: 'success', message: t('apiTokens.deleted', { name }) })}
+      />
     </div>
   );
 }

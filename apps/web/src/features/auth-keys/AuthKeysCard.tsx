@@ -3,11 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Badge } from '@/components/Badge';
 import { Button } from '@/components/Button';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CredentialList } from '@/components/CredentialList';
+import { DeleteCredentialDialog } from '@/components/DeleteCredentialDialog';
 import { formatDateTime } from '@/i18n/format';
 import { useTranslation } from '@/i18n/use-translation';
-import { problemMessage } from '@/lib/problem-message';
 import { AddAuthKeyDialog } from './AddAuthKeyDialog';
 import { authKeysQueryOptions, useDeleteAuthKey } from './auth-keys.queries';
 import { RenameAuthKeyDialog } from './RenameAuthKeyDialog';
@@ -58,21 +57,13 @@ export function AuthKeysCard({ username }: { username: string }) {
       <div className="card__body">{body}</div>
       {isAdding ? <AddAuthKeyDialog username={username} onClose={() => setIsAdding(false)} /> : null}
       {renaming ? <RenameAuthKeyDialog username={username} authKey={renaming} onClose={() => setRenaming(undefined)} /> : null}
-      <ConfirmDialog
+      <DeleteCredentialDialog
+        item={deleting}
         title={t('authKeys.deleteTitle')}
-        isOpen={deleting !== undefined}
-        onCancel={() => {
-          setDeleting(undefined);
-          remove.reset();
-        }}
-        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(undefined) })}
-        confirmLabel={t('common.delete')}
-        isDanger
-        isPending={remove.isPending}
-      >
-        <p>{t('authKeys.deleteText', { name: deleting?.name ?? '' })}</p>
-        {remove.isError ? <p className="banner banner--error">{problemMessage(t, remove.error)}</p> : null}
-      </ConfirmDialog>
+        text={(name) => t('authKeys.deleteText', { name })}
+        remove={remove}
+        onClose={() => setDeleting(undefined)}
+      />
     </div>
   );
 }

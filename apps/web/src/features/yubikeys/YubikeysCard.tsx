@@ -2,12 +2,11 @@ import type { AuthKey, Yubikey } from '@palisade/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Badge } from '@/components/Badge';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CredentialList } from '@/components/CredentialList';
+import { DeleteCredentialDialog } from '@/components/DeleteCredentialDialog';
 import { authKeysQueryOptions } from '@/features/auth-keys/auth-keys.queries';
 import { formatDateTime } from '@/i18n/format';
 import { useTranslation } from '@/i18n/use-translation';
-import { problemMessage } from '@/lib/problem-message';
 import { RenameYubikeyDialog } from './RenameYubikeyDialog';
 import { useDeleteYubikey, yubikeysQueryOptions } from './yubikeys.queries';
 import '@/features/auth-keys/auth-keys.css';
@@ -61,21 +60,13 @@ export function YubikeysCard({ username }: { username: string }) {
       </div>
       <div className="card__body">{body}</div>
       {renaming ? <RenameYubikeyDialog username={username} yubikey={renaming} onClose={() => setRenaming(undefined)} /> : null}
-      <ConfirmDialog
+      <DeleteCredentialDialog
+        item={deleting}
         title={t('yubikeys.deleteTitle')}
-        isOpen={deleting !== undefined}
-        onCancel={() => {
-          setDeleting(undefined);
-          remove.reset();
-        }}
-        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: () => setDeleting(undefined) })}
-        confirmLabel={t('common.delete')}
-        isDanger
-        isPending={remove.isPending}
-      >
-        <p>{t('yubikeys.deleteText', { name: deleting?.name ?? '' })}</p>
-        {remove.isError ? <p className="banner banner--error">{problemMessage(t, remove.error)}</p> : null}
-      </ConfirmDialog>
+        text={(name) => t('yubikeys.deleteText', { name })}
+        remove={remove}
+        onClose={() => setDeleting(undefined)}
+      />
     </div>
   );
 }
