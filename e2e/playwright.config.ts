@@ -65,6 +65,10 @@ export default defineConfig({
           // the suite passes it as it grows (a spec then sees "Too many requests"). The limiter stays
           // on; its behaviour is tested in apps/api (http.int.test.ts).
           RATE_LIMIT_PER_MINUTE: '100000',
+          // The update notice spec serves the release feed here, and the product reads it every
+          // second instead of every 6 hours, so a changed feed shows within the spec's timeouts.
+          UPDATE_FEED_URL: `http://127.0.0.1:${E2E_UPDATE_FEED_PORT}/releases.json`,
+          UPDATE_CHECK_INTERVAL_SECONDS: '1',
         },
       },
 });
