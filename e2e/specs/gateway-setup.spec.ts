@@ -75,15 +75,43 @@ test('gateway setup shows the location token with copy, the gRPC URL and the age
   await expect(panel.getByText('This list updates by itself', { exact: false })).toBeVisible();
 });
 
-test('gateway notifications stay disabled and say that SMTP is needed first', async ({ page }) => {
+test('gateway notifications need SMTP first, then save like every settings tab', async ({ page }) => {
   await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
   await navigate(page, 'Settings');
   await page.getByRole('link', { name: 'Gateway notifications' }).click();
   await expect(page).toHaveURL(/tab=notifications/);
-  const card = page.getByRole('region', { name: 'Gateway notifications' });
-  await expect(card.getByText('Gateway notifications are sent by email, so they need SMTP.', { exact: false })).toBeVisible();
-  await expect(card.getByRole('checkbox', { name: 'Disconnect notifications' })).toBeDisabled();
-  await expect(card.getByRole('checkbox', { name: 'Reconnect notifications' })).toBeDisabled();
-  await expect(card.getByLabel('Inactivity threshold (minutes)')).toBeDisabled();
-  await expect(card.getByRole('button', { name: 'Save' })).toBeDisabled();
+  const form = page.getByRole('form', { name: 'Gateway notifications' });
+  await expect(form.getByText('Gateway notifications are sent by email, so they need SMTP.', { exact: false })).toBeVisible();
+  await expect(form.getByRole('checkbox', { name: 'Disconnect notifications' })).toBeDisabled();
+  await expect(form.getByRole('checkbox', { name: 'Reconnect notifications' })).toBeDisabled();
+  await expect(form.getByLabel('Inactivity threshold (minutes)')).toBeDisabled();
+  await expect(form.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await form.getByRole('link', { name: 'Configure SMTP' }).click();
+  await expect(page).toHaveURL(/tab=smtp/);
+
+  const api = page.context().request;
+  const smtp = { smtp_server: 'smtp.example.com', smtp_port: 587, smtp_sender: 'vpn@example.com' };
+  expect((await api.patch('/api/v1/settings', { data: smtp })).status()).toBe(200);
+  try {
+    await page.goto('/settings?tab=notifications');
+    await expect(form.getByText('SMTP is not configured yet', { exact: false })).toHaveCount(0);
+    await form.getByRole('checkbox', { name: 'Disconnect notifications' }).check();
+    const threshold = form.getByLabel('Inactivity threshold (minutes)');
+    await threshold.fill('0');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(threshold).toHaveAttribute('aria-invalid', 'true');
+    await threshold.fill('15');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Settings saved.')).toBeVisible();
+
+    await page.reload();
+    await expect(form.getByRole('checkbox', { name: 'Disconnect notifications' })).toBeChecked();
+    await expect(form.getByLabel('Inactivity threshold (minutes)')).toHaveValue('15');
+    await expect(form.getByRole('checkbox', { name: 'Reconnect notifications' })).not.toBeChecked();
+  } finally {
+    const restore = await api.patch('/api/v1/settings', {
+      data: { gateway_disconnect_notifications_enabled: false, gateway_inactivity_threshold: 5, smtp_server: '', smtp_sender: '' },
+    });
+    expect(restore.status()).toBe(200);
+  }
 });

@@ -79,7 +79,7 @@ function GatewayNotificationsForm({ settings }: { settings: Settings }) {
 
   return (
     <form className="settings" onSubmit={onSubmit} noValidate aria-labelledby={titleId}>
-      <section className="card">
+      <section className="card" aria-labelledby={titleId}>
         <div className="card__header">
           <h2 id={titleId} className="card__title">
             {t('notifications.title')}
