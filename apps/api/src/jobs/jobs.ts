@@ -17,6 +17,7 @@ import type { UpdateChecker } from '#src/modules/updates/update-checker.js';
 import { updateCheckJob } from '#src/modules/updates/updates.job.js';
 import { aclExpiryJob } from './acl-expiry.js';
 import { activityLogPurgeJob } from './activity-log-purge.js';
+import { authFailuresPurgeJob } from './auth-failures-purge.js';
 import { oidcPurgeJob } from './oidc-purge.js';
 import { streamDeliveryJob } from './stream-delivery.js';
 import { webhooksJob } from './webhook-delivery.js';
@@ -62,6 +63,7 @@ export const JOB_FACTORIES: JobFactory[] = [
   webhooksJob,
   streamDeliveryJob,
   activityLogPurgeJob,
+  authFailuresPurgeJob,
   mailJob,
   vpnSessionsJob,
   oidcPurgeJob,
