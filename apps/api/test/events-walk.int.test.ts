@@ -1,6 +1,7 @@
 import { ROUTE_ACCESS, type RouteRule } from '@palisade/contracts';
 import { generateKeyPair } from '@palisade/wireguard';
 import { sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliTokens, gateways, groupMembers, groups, oauthClients, sessions, settings, userTokens, yubikeys } from '#src/db/schema/index.js';
 import { randomToken, sha256 } from '#src/lib/crypto.js';
@@ -174,6 +175,19 @@ const FIXTURES: Record<string, Fixture> = {
     payload: { instance_name: `Patch ${w.n}` },
     object: { type: 'settings' },
   }),
+  'PUT /api/v1/settings/:id': async (w) => {
+    // Branding that differs from the default, so restoring it changes something.
+    await w.api('PATCH', '/api/v1/settings', w.admin, { instance_name: `Brand ${w.n}` });
+    return { url: '/api/v1/settings/1', object: { type: 'settings' } };
+  },
+  'PUT /api/v1/settings/logo/:kind': async (w) => {
+    // A colour of its own: a new file, so a new URL and a change to record.
+    const background = { r: w.n % 256, g: Math.floor(w.n / 256) % 256, b: 7 };
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background } })
+      .png()
+      .toBuffer();
+    return { url: '/api/v1/settings/logo/nav', payload: { data: png.toString('base64') }, object: { type: 'settings' } };
+  },
   'PATCH /api/v1/settings_enterprise': async (w) => {
     const current = await w.api('GET', '/api/v1/settings_enterprise', w.admin);
     return {

@@ -900,6 +900,8 @@ export interface paths {
                         webhooks_enabled: boolean;
                         worker_enabled: boolean;
                         openid_enabled: boolean;
+                        /** @enum {string} */
+                        default_network_view?: "grid" | "list";
                         activity_log_retention_days?: number;
                         egress_allow_cidrs?: string[];
                         smtp_server?: string;
@@ -1007,6 +1009,8 @@ export interface paths {
                         webhooks_enabled?: boolean;
                         worker_enabled?: boolean;
                         openid_enabled?: boolean;
+                        /** @enum {string} */
+                        default_network_view?: "grid" | "list";
                         activity_log_retention_days?: number;
                         egress_allow_cidrs?: string[];
                         smtp_server?: string;
@@ -1092,6 +1096,226 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/settings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Restore the default branding (instance name and logos; uploaded logos are deleted) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Settings"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/logo/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Upload a logo (PNG, WebP or SVG, base64) and use it (docs/branding.md) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    kind: "main" | "nav";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        data: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Settings"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/branding/logo/{kind}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An uploaded logo (public; the file name carries its content hash) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    kind: "main" | "nav";
+                    file: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The image */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/*": string;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/settings_enterprise": {
@@ -13014,6 +13238,8 @@ export interface components {
             webhooks_enabled: boolean;
             worker_enabled: boolean;
             openid_enabled: boolean;
+            /** @enum {string} */
+            default_network_view: "grid" | "list";
             activity_log_retention_days: number;
             egress_allow_cidrs: string[];
             smtp_server: string;
@@ -13066,6 +13292,8 @@ export interface components {
             webhooks_enabled: boolean;
             worker_enabled: boolean;
             openid_enabled: boolean;
+            /** @enum {string} */
+            default_network_view: "grid" | "list";
             external_login_button?: string | null;
         };
         TransferPointInput: {
@@ -13882,6 +14110,8 @@ export interface components {
             webhooks_enabled: boolean;
             worker_enabled: boolean;
             openid_enabled: boolean;
+            /** @enum {string} */
+            default_network_view: "grid" | "list";
             activity_log_retention_days: number;
             egress_allow_cidrs: string[];
             smtp_server: string;
@@ -13934,6 +14164,8 @@ export interface components {
             webhooks_enabled: boolean;
             worker_enabled: boolean;
             openid_enabled: boolean;
+            /** @enum {string} */
+            default_network_view: "grid" | "list";
             external_login_button?: string | null;
         };
         TransferPoint: {

@@ -63,6 +63,9 @@ export const ROUTE_ACCESS = {
   'GET /api/v1/settings': rule('admin', 'settings.read'),
   'PUT /api/v1/settings': rule('admin', 'settings.update'),
   'PATCH /api/v1/settings': rule('admin', 'settings.update'),
+  'PUT /api/v1/settings/:id': rule('admin', 'settings.restore_branding'),
+  'PUT /api/v1/settings/logo/:kind': rule('admin', 'settings.upload_logo'),
+  'GET /api/v1/branding/logo/:kind/:file': rule('public', 'branding.read_logo'),
   'GET /api/v1/settings_enterprise': rule('user', 'settings.read_enterprise'),
   'PATCH /api/v1/settings_enterprise': enterprise('admin', 'settings.update_enterprise'),
   // Licence (docs/licensing.md): never gated itself, so an admin can always enter or remove a key.

@@ -2,6 +2,7 @@ export * from './access.js';
 export * from './acl.js';
 export * from './acl-check.js';
 export * from './auth.js';
+export * from './branding.js';
 export * from './common.js';
 export * from './devices.js';
 export * from './enrollment-client.js';

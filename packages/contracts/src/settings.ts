@@ -45,6 +45,10 @@ const smtpFields = {
   smtp_sender: smtpSender.optional(),
 };
 
+/** The overview's views of the locations (spec §2: grid or list). */
+export const NETWORK_VIEWS = ['grid', 'list'] as const;
+export type NetworkView = (typeof NETWORK_VIEWS)[number];
+
 const logoUrl = z
   .string({ error: 'invalid_type' })
   .trim()
@@ -62,6 +66,8 @@ export const SettingsSchema = z
     webhooks_enabled: z.boolean(),
     worker_enabled: z.boolean(),
     openid_enabled: z.boolean(),
+    /** The overview's initial view of the locations (docs/branding.md). */
+    default_network_view: z.enum(NETWORK_VIEWS),
     /** Days the activity log keeps an entry; 0 keeps entries forever (ADR-005). */
     activity_log_retention_days: z.number().int(),
     /**
@@ -96,6 +102,7 @@ export const UpdateSettingsBodySchema = z.strictObject({
   worker_enabled: z.boolean({ error: 'invalid_type' }),
   openid_enabled: z.boolean({ error: 'invalid_type' }),
   // Optional in PUT as well: absent keeps the stored value.
+  default_network_view: z.enum(NETWORK_VIEWS, { error: 'invalid' }).optional(),
   activity_log_retention_days: z
     .number({ error: 'number' })
     .int({ error: 'number' })
@@ -131,6 +138,7 @@ export const SettingsEssentialsSchema = SettingsSchema.pick({
   webhooks_enabled: true,
   worker_enabled: true,
   openid_enabled: true,
+  default_network_view: true,
 })
   .extend({
     /**
@@ -150,6 +158,7 @@ export const DEFAULT_SETTINGS: Settings = {
   webhooks_enabled: true,
   worker_enabled: true,
   openid_enabled: true,
+  default_network_view: 'grid',
   activity_log_retention_days: 90,
   egress_allow_cidrs: [],
   smtp_server: '',

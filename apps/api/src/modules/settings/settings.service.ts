@@ -1,14 +1,19 @@
-import type {
-  EnterpriseSettings,
-  Module,
-  PatchEnterpriseSettingsBody,
-  PatchSettingsBody,
-  Settings,
-  SettingsEssentials,
+import {
+  DEFAULT_SETTINGS,
+  type EnterpriseSettings,
+  type LogoKind,
+  type Module,
+  type PatchEnterpriseSettingsBody,
+  type PatchSettingsBody,
+  SETTINGS_ID,
+  type Settings,
+  type SettingsEssentials,
 } from '@palisade/contracts';
 import type { Db } from '#src/db/client.js';
 import type { SecretBox } from '#src/lib/crypto.js';
-import { fieldProblem } from '#src/lib/problem.js';
+import { fieldProblem, notFound } from '#src/lib/problem.js';
+import { BrandingRepo, type LogoRow } from '#src/modules/branding/branding.repo.js';
+import { inspectLogo, LOGO_EXTENSIONS } from '#src/modules/branding/logo-image.js';
 import { type SignedInActor, userActor } from '#src/modules/events/event-actor.js';
 import { enrollmentValues, toEnrollmentSettings } from '#src/modules/enrollment/enrollment-settings.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
@@ -51,6 +56,7 @@ export const toSettings = (row: SettingsRow): Settings => ({
   webhooks_enabled: row.webhooksEnabled,
   worker_enabled: row.workerEnabled,
   openid_enabled: row.openidEnabled,
+  default_network_view: row.defaultNetworkView,
   activity_log_retention_days: row.activityLogRetentionDays,
   egress_allow_cidrs: row.egressAllowCidrs,
   smtp_server: row.smtpServer,
@@ -199,6 +205,7 @@ export class SettingsService {
         ...(body.webhooks_enabled !== undefined && { webhooksEnabled: body.webhooks_enabled }),
         ...(body.worker_enabled !== undefined && { workerEnabled: body.worker_enabled }),
         ...(body.openid_enabled !== undefined && { openidEnabled: body.openid_enabled }),
+        ...(body.default_network_view !== undefined && { defaultNetworkView: body.default_network_view }),
         ...(body.activity_log_retention_days !== undefined && { activityLogRetentionDays: body.activity_log_retention_days }),
         ...(body.egress_allow_cidrs !== undefined && { egressAllowCidrs: [...new Set(body.egress_allow_cidrs)] }),
         ...(body.smtp_server !== undefined && { smtpServer: body.smtp_server }),
@@ -240,6 +247,8 @@ export class SettingsService {
     written: string[] = [],
     /** Throws (a 400) when the row after the write breaks a rule; the transaction rolls back. */
     check?: (row: SettingsRow) => void,
+    /** More writes in the same transaction (the uploaded logos). */
+    alsoWrite?: (tx: Db) => Promise<void>,
   ): Promise<SettingsRow> {
     const row = await this.db.transaction(async (raw) => {
       const tx = raw as unknown as Db;
@@ -247,6 +256,7 @@ export class SettingsService {
       const before = view(await repo.getForUpdate());
       const updated = await repo.update(values);
       check?.(updated);
+      await alsoWrite?.(tx);
       const after = view(updated);
       const changed = Object.keys(after).filter((k) => JSON.stringify(after[k as keyof T]) !== JSON.stringify(before[k as keyof T]));
       const keys = [...changed, ...written];
@@ -255,6 +265,42 @@ export class SettingsService {
     });
     this.#writes += 1;
     this.#remember(row);
+    return row;
+  }
+
+  /**
+   * PUT /settings/logo/{kind}: checks and stores an uploaded logo and points the setting at its
+   * URL on this server (docs/branding.md).
+   */
+  async uploadLogo(actor: SignedInActor, kind: LogoKind, base64: string): Promise<Settings> {
+    const file = await inspectLogo(kind, Buffer.from(base64, 'base64'));
+    const url = `/api/v1/branding/logo/${kind}/${file.hash}.${LOGO_EXTENSIONS[file.contentType]}`;
+    const values = kind === 'main' ? { mainLogoUrl: url } : { navLogoUrl: url };
+    const row = await this.#change(actor, 'settings.modified', toSettings, values, [], undefined, (tx) =>
+      new BrandingRepo(tx).put(kind, file),
+    );
+    return toSettings(row);
+  }
+
+  /** PUT /settings/{id}: the default instance name and logos again; uploaded logos are deleted. */
+  async restoreBranding(actor: SignedInActor, id: number): Promise<Settings> {
+    if (id !== SETTINGS_ID)
+      throw notFound('settings.not_found', `There are no settings with id ${id}; the settings row is ${SETTINGS_ID}.`);
+    const defaults = {
+      instanceName: DEFAULT_SETTINGS.instance_name,
+      mainLogoUrl: DEFAULT_SETTINGS.main_logo_url,
+      navLogoUrl: DEFAULT_SETTINGS.nav_logo_url,
+    };
+    const row = await this.#change(actor, 'settings.modified', toSettings, defaults, [], undefined, (tx) =>
+      new BrandingRepo(tx).deleteAll(),
+    );
+    return toSettings(row);
+  }
+
+  /** GET /branding/logo/{kind}/{file}: the uploaded logo, when `file` names the current one. */
+  async logo(kind: LogoKind, file: string): Promise<LogoRow> {
+    const row = await new BrandingRepo(this.db).get(kind);
+    if (!row || file !== `${row.hash}.${LOGO_EXTENSIONS[row.contentType]}`) throw notFound('logo.not_found', 'There is no such logo.');
     return row;
   }
 

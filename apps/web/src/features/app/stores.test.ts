@@ -34,6 +34,7 @@ describe('app-store (spec §3)', () => {
       webhooks_enabled: true,
       worker_enabled: true,
       openid_enabled: true,
+      default_network_view: 'grid',
     });
     useAppStore.getState().setAppInfo({ version: '1.0.0', network_present: false, smtp_enabled: false });
     useAppStore.getState().setLanguage('pl');

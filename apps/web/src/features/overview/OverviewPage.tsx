@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { StateMessage } from '@/components/StateMessage';
+import { useEssentials } from '@/features/app/modules';
 import { locationsQueryOptions } from '@/features/locations/locations.queries';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
@@ -19,7 +20,9 @@ export function OverviewPage({ locationId, search }: { locationId?: number; sear
   const navigate = useNavigate();
   const locations = useQuery(locationsQueryOptions);
   const period = search.period ?? DEFAULT_PERIOD;
-  const view = search.view ?? DEFAULT_VIEW;
+  const essentials = useEssentials();
+  // A view in the URL wins; otherwise the instance's default (Settings › Global).
+  const view = search.view ?? essentials?.default_network_view ?? DEFAULT_VIEW;
   const go = (id: number | undefined, next: OverviewSearch) => {
     const normalized = parseOverviewSearch({ ...next });
     if (id === undefined) void navigate({ to: '/overview', search: normalized });

@@ -16,7 +16,8 @@ describe('parsePeriod', () => {
 describe('parseOverviewSearch', () => {
   it('keeps only non-default, valid values', () => {
     expect(parseOverviewSearch({})).toEqual({});
-    expect(parseOverviewSearch({ period: 1, view: 'grid' })).toEqual({});
+    // The view stays whichever it is: the default view is a setting, not 'grid'.
+    expect(parseOverviewSearch({ period: 1, view: 'grid' })).toEqual({ view: 'grid' });
     expect(parseOverviewSearch({ period: 24, view: 'list' })).toEqual({ period: 24, view: 'list' });
     expect(parseOverviewSearch({ period: 'x', view: 'table', other: 1 })).toEqual({});
   });

@@ -6,6 +6,7 @@ export const MAX_PERIOD = 720;
 
 export type OverviewView = 'grid' | 'list';
 export const OVERVIEW_VIEWS: readonly OverviewView[] = ['grid', 'list'];
+/** The view while the essential settings (default_network_view) are not known. */
 export const DEFAULT_VIEW: OverviewView = 'grid';
 
 export interface OverviewSearch {
@@ -25,7 +26,8 @@ export function parseOverviewSearch(raw: Record<string, unknown>): OverviewSearc
   const out: OverviewSearch = {};
   const period = parsePeriod(raw.period);
   if (period !== undefined && period !== DEFAULT_PERIOD) out.period = period;
-  if (raw.view === 'list') out.view = 'list';
+  // Both views stay in the URL: which one is the default is a setting (default_network_view).
+  if (raw.view === 'list' || raw.view === 'grid') out.view = raw.view;
   return out;
 }
 

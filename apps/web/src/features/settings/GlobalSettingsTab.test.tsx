@@ -17,6 +17,10 @@ function renderTab(settings: Settings) {
     }
     return jsonResponse(200, settings);
   });
+  mount();
+}
+
+function mount() {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const root = createRootRoute({
     component: () => (
@@ -90,5 +94,79 @@ describe('Settings › Global: activity log retention and the egress allow-list'
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(puts).toHaveLength(1));
     expect(puts[0]).toMatchObject({ openid_enabled: false });
+  });
+});
+
+describe('Settings › Global: default network view and branding', () => {
+  let calls: { method: string; path: string; body: Record<string, unknown> }[] = [];
+  const UPLOADED = '/api/v1/branding/logo/main/0123456789abcdef.png';
+
+  function renderBranding(settings: Settings) {
+    calls = [];
+    let current = settings;
+    setFetchHandler(async (request) => {
+      const path = new URL(request.url).pathname;
+      const text = request.method === 'GET' ? '' : await request.text();
+      const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+      calls.push({ method: request.method, path, body });
+      if (path === '/api/v1/settings/logo/main') current = { ...current, main_logo_url: UPLOADED };
+      else if (path === '/api/v1/settings/1') current = { ...current, instance_name: 'Palisade', main_logo_url: '', nav_logo_url: '' };
+      else if (request.method === 'PUT') current = { ...current, ...body };
+      return jsonResponse(200, current);
+    });
+    mount();
+  }
+  const writes = () => calls.filter((c) => c.method !== 'GET');
+
+  it('shows the saved default view and saves another one', async () => {
+    renderBranding({ ...DEFAULT_SETTINGS, default_network_view: 'grid' });
+    const form = await screen.findByRole('form', { name: 'Global' });
+    const select = within(form).getByLabelText('Initial view of the overview') as HTMLSelectElement;
+    expect(select.value).toBe('grid');
+    // The old "not available" note is gone: the control is real.
+    expect(within(form).queryByText(/Not available in this release: the overview/)).toBeNull();
+    fireEvent.change(select, { target: { value: 'list' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(writes()).toHaveLength(1));
+    expect(writes()[0]).toMatchObject({ method: 'PUT', path: '/api/v1/settings', body: { default_network_view: 'list' } });
+  });
+
+  it('uploads a chosen logo file as base64 and shows the URL the server gave it', async () => {
+    renderBranding(DEFAULT_SETTINGS);
+    const form = await screen.findByRole('form', { name: 'Global' });
+    const input = within(form).getByLabelText('Upload a login page logo') as HTMLInputElement;
+    expect(within(form).getByText(/at most 250×100 px and 256 KiB/)).toBeTruthy();
+    const file = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3])], 'logo.png', { type: 'image/png' });
+    fireEvent.change(input, { target: { files: [file] } });
+    await waitFor(() => expect(writes()).toHaveLength(1));
+    expect(writes()[0]).toEqual({ method: 'PUT', path: '/api/v1/settings/logo/main', body: { data: btoa('\x89PNG\x01\x02\x03') } });
+    await waitFor(() =>
+      expect((within(screen.getByRole('form', { name: 'Global' })).getByLabelText(/Login page logo URL/) as HTMLInputElement).value).toBe(
+        UPLOADED,
+      ),
+    );
+  });
+
+  it('offers no upload while the form has unsaved changes (the upload would reload the form)', async () => {
+    renderBranding(DEFAULT_SETTINGS);
+    const form = await screen.findByRole('form', { name: 'Global' });
+    fireEvent.change(within(form).getByLabelText('Instance name'), { target: { value: 'Edited' } });
+    expect((within(form).getByLabelText('Upload a navigation logo') as HTMLInputElement).disabled).toBe(true);
+    expect(within(form).getAllByText('Save or discard your changes before uploading a logo.')).toHaveLength(2);
+  });
+
+  it('restores the default branding only after a confirmation', async () => {
+    renderBranding({ ...DEFAULT_SETTINGS, instance_name: 'Acme', main_logo_url: UPLOADED });
+    const form = await screen.findByRole('form', { name: 'Global' });
+    fireEvent.click(within(form).getByRole('button', { name: 'Restore default branding' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Restore the default branding?' });
+    expect(writes()).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Restore default branding' }));
+    await waitFor(() => expect(writes()).toEqual([{ method: 'PUT', path: '/api/v1/settings/1', body: {} }]));
+    await waitFor(() =>
+      expect((within(screen.getByRole('form', { name: 'Global' })).getByLabelText('Instance name') as HTMLInputElement).value).toBe(
+        'Palisade',
+      ),
+    );
   });
 });

@@ -1,7 +1,10 @@
-import { type Settings, UpdateSettingsBodySchema } from '@palisade/contracts';
+import { type NetworkView, type Settings, UpdateSettingsBodySchema } from '@palisade/contracts';
 import { useQuery } from '@tanstack/react-query';
-import type { FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
+import { Button } from '@/components/Button';
 import { CheckboxField } from '@/components/CheckboxField';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { SelectField } from '@/components/SelectField';
 import { StateMessage } from '@/components/StateMessage';
 import { TextField } from '@/components/TextField';
 import { pushToast } from '@/components/toast-store';
@@ -10,6 +13,8 @@ import { useTranslation } from '@/i18n/use-translation';
 import { useZodForm } from '@/lib/use-zod-form';
 import { LicenceCard } from '@/features/licence/LicenceCard';
 import { ActivityLogSettingsCard } from './ActivityLogSettingsCard';
+import { useRestoreBranding } from './branding.mutations';
+import { LogoUploadField } from './LogoUploadField';
 import { SettingsFormActions, useSettingsLeaveGuard } from './SettingsFormActions';
 import { useUpdateSettings } from './settings.mutations';
 import { settingsQueryOptions } from './settings.queries';
@@ -82,11 +87,31 @@ function GlobalSettingsForm({ settings, update }: { settings: Settings; update: 
       <div className="card">
         <div className="card__header">
           <h2 className="card__title">{t('settings.branding')}</h2>
+          <RestoreBrandingButton />
         </div>
         <div className="card__body form-grid form-grid--2">
           <TextField label={t('settings.instanceName')} className="form-grid__wide" {...text('instance_name')} />
           <TextField label={t('settings.mainLogo')} hint={t('settings.logoHint')} isOptional {...text('main_logo_url')} />
           <TextField label={t('settings.navLogo')} hint={t('settings.logoHint')} isOptional {...text('nav_logo_url')} />
+          <LogoUploadField kind="main" isDisabled={isDirty} />
+          <LogoUploadField kind="nav" isDisabled={isDirty} />
+        </div>
+      </div>
+      <div className="card">
+        <div className="card__header">
+          <h2 className="card__title">{t('settings.networkView')}</h2>
+        </div>
+        <div className="card__body form-grid form-grid--2">
+          <SelectField<NetworkView>
+            label={t('settings.networkViewLabel')}
+            value={form.values.default_network_view}
+            options={[
+              { value: 'grid', label: t('overview.view.grid') },
+              { value: 'list', label: t('overview.view.list') },
+            ]}
+            onValueChange={(v) => form.setValue('default_network_view', v)}
+          />
+          <p className="field__hint form-grid__wide">{t('settings.networkViewHint')}</p>
         </div>
       </div>
       <div className="card">
@@ -115,14 +140,6 @@ function GlobalSettingsForm({ settings, update }: { settings: Settings; update: 
         onEgressAllowCidrsChange={(v) => form.setValue('egress_allow_cidrs', v)}
         errors={form.errors}
       />
-      <div className="card">
-        <div className="card__body settings__later">
-          <p className="settings__note">
-            <span className="settings__note-label">{t('settings.networkView')}</span>
-            {t('settings.networkViewUnavailable')}
-          </p>
-        </div>
-      </div>
       <LicenceCard />
       <SettingsFormActions
         isDirty={isDirty}
@@ -131,5 +148,32 @@ function GlobalSettingsForm({ settings, update }: { settings: Settings; update: 
         onReset={() => form.reset(formValues(settings))}
       />
     </form>
+  );
+}
+
+/** Spec §7 PUT /settings/{id}: the default instance name and logos, after a confirmation. */
+function RestoreBrandingButton() {
+  const { t } = useTranslation();
+  const [isOpen, setOpen] = useState(false);
+  const restore = useRestoreBranding();
+  // The toasts are the mutation's; a success remounts the form (and closes this dialog with it).
+  const onConfirm = () => restore.mutate(undefined, { onSuccess: () => setOpen(false) });
+  return (
+    <>
+      <Button variant="secondary" size="sm" onClick={() => setOpen(true)}>
+        {t('settings.restoreBranding')}
+      </Button>
+      <ConfirmDialog
+        title={t('settings.restoreBrandingTitle')}
+        isOpen={isOpen}
+        onCancel={() => setOpen(false)}
+        onConfirm={onConfirm}
+        confirmLabel={t('settings.restoreBranding')}
+        isDanger
+        isPending={restore.isPending}
+      >
+        <p>{t('settings.restoreBrandingBody')}</p>
+      </ConfirmDialog>
+    </>
   );
 }
