@@ -1,13 +1,14 @@
 import { expect, type Page, test } from '@playwright/test';
-import { navigate, signIn, signOut } from '../support/console';
+import { navigate, signIn, signOut, uniqueSuffix } from '../support/console';
 import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../support/constants';
+import { uniqueSubnet } from '../support/locations';
 
 /** Back to the defaults (branding and the webhooks module), from the page's own session or a new one. */
 async function restoreDefaults(page: Page) {
   const request = page.context().request;
   await request.post('/api/v1/auth', { data: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD } });
   expect((await request.put('/api/v1/settings/1')).status()).toBe(200);
-  expect((await request.patch('/api/v1/settings', { data: { webhooks_enabled: true } })).status()).toBe(200);
+  expect((await request.patch('/api/v1/settings', { data: { webhooks_enabled: true, default_network_view: 'grid' } })).status()).toBe(200);
 }
 
 /** A PNG drawn by the browser itself: `width`×`height`, one colour. */
@@ -105,4 +106,40 @@ test('an uploaded logo shows in the navigation at once and on the login page; re
   await page.goto('/login');
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   await expect(page.locator('img[src*="/api/v1/branding/"]')).toHaveCount(0);
+});
+
+test('the overview opens in the default network view chosen in Settings › Global', async ({ page }) => {
+  await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
+  const name = `view-${uniqueSuffix()}`;
+  const created = await page.evaluate(
+    async ({ name, gateway }) =>
+      (
+        await fetch('/api/v1/network', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name, address: [gateway], endpoint: 'view.example.com', port: 51820 }),
+        })
+      ).status,
+    { name, gateway: uniqueSubnet().gateway },
+  );
+  expect(created).toBe(201);
+  try {
+    await navigate(page, 'Settings');
+    const form = page.getByRole('form', { name: 'Global' });
+    await form.getByLabel('Initial view of the overview').selectOption('list');
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('Settings saved.')).toBeVisible();
+
+    await navigate(page, 'Overview');
+    await expect(page).toHaveURL(/\/overview$/);
+    const views = page.getByRole('group', { name: 'View' });
+    await expect(views.getByRole('button', { name: 'List' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('article', { name })).toHaveCount(0);
+    // Grid chosen on the page wins over the default, and stays in the address.
+    await views.getByRole('button', { name: 'Grid' }).click();
+    await expect(page).toHaveURL(/view=grid/);
+    await expect(page.getByRole('article', { name })).toBeVisible();
+  } finally {
+    await restoreDefaults(page);
+  }
 });

@@ -59,7 +59,7 @@ test('settings: tabs per spec, one save model, branding shown at once', async ({
 
     await settingsTab(page, 'Global').click();
     const form = page.getByRole('form', { name: 'Global' });
-    await expect(form.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await expect(form.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
     await expect(form.getByRole('checkbox', { name: 'Webhooks' })).toBeEnabled();
     await expect(form.getByRole('checkbox', { name: 'YubiKey provisioning' })).toBeEnabled();
     await expect(form.getByRole('checkbox', { name: 'OpenID Connect provider' })).toBeEnabled();
@@ -71,14 +71,14 @@ test('settings: tabs per spec, one save model, branding shown at once', async ({
     await settingsTab(page, 'SMTP').click();
     await expect(form.getByLabel('Instance name')).toHaveValue(name);
 
-    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('Settings saved.')).toBeVisible();
     // The confirmation does not cover the form's buttons.
-    expect(overlaps(await boxOf(page.locator('.toast')), await boxOf(form.getByRole('button', { name: 'Save' })))).toBe(false);
+    expect(overlaps(await boxOf(page.locator('.toast')), await boxOf(form.getByRole('button', { name: 'Save', exact: true })))).toBe(false);
     // No reload: the navigation and the title follow the saved name.
     await expect(page.locator('.sidebar__brand')).toHaveText(name);
     await expect(page).toHaveTitle(`Settings · ${name}`);
-    await expect(form.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await expect(form.getByRole('button', { name: 'Save', exact: true })).toBeDisabled();
   } finally {
     await restoreSettings(page, { instance_name: 'Palisade' });
   }
@@ -90,7 +90,7 @@ test('with the WireGuard module off its navigation, screens and device sections 
     await navigate(page, 'Settings');
     const form = page.getByRole('form', { name: 'Global' });
     await form.getByRole('checkbox', { name: 'WireGuard VPN' }).uncheck();
-    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('Settings saved.')).toBeVisible();
 
     const nav = page.getByRole('navigation', { name: 'Main navigation' });

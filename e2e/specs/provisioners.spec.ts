@@ -92,7 +92,7 @@ test('the YubiKey provisioning switch hides Provisioners and closes the provisio
     await navigate(page, 'Settings');
     const form = page.getByRole('form', { name: 'Global' });
     await form.getByRole('checkbox', { name: 'YubiKey provisioning' }).uncheck();
-    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('Settings saved.')).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Provisioners' })).toHaveCount(0);
     expect((await page.context().request.get('/api/v1/worker')).status()).toBe(404);

@@ -54,7 +54,7 @@ test('an admin allow-lists loopback, adds a webhook for "User created", and sees
     const global = page.getByRole('form', { name: 'Global' });
     await global.getByLabel('Egress allow-list').fill('127.0.0.0/8');
     await global.getByLabel('Egress allow-list').press('Enter');
-    await global.getByRole('button', { name: 'Save' }).click();
+    await global.getByRole('button', { name: 'Save', exact: true }).click();
     await expect(page.getByText('Settings saved.')).toBeVisible();
 
     await navigate(page, 'Webhooks');
