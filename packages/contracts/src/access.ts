@@ -243,7 +243,8 @@ export const ROUTE_ACCESS = {
   // Onboarding (docs/enrollment.md): an admin starts enrollment; the public flow's credential is the
   // one-time token (its own cookie, rate limited per address and per token).
   'POST /api/v1/user/:username/start_enrollment': rule('admin', 'enrollment.start'),
-  'POST /api/v1/user/:username/start_desktop': rule('admin', 'enrollment.start_desktop'),
+  // The token only activates a VPN client (POST /enrollment/client/desktop): a WireGuard route too.
+  'POST /api/v1/user/:username/start_desktop': wireguard('admin', 'enrollment.start_desktop'),
   'POST /api/v1/enrollment/start': rule('public', 'enrollment.redeem'),
   'GET /api/v1/enrollment/session': rule('public', 'enrollment.read'),
   'POST /api/v1/enrollment/password': rule('public', 'enrollment.set_password'),

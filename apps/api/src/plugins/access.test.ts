@@ -58,9 +58,12 @@ describe('names shadowed by static routes', () => {
 describe('module gating', () => {
   it('puts every location, device, gateway, stats, ACL and device-enrolling route in the wireguard module, every webhook route in webhooks, every OpenID route in openid, every provisioning station route in worker', () => {
     for (const [key, rule] of Object.entries(ROUTE_ACCESS) as [string, RouteRule][]) {
-      // Enrollment's device step and the token-only client API add devices: WireGuard routes too.
+      // Enrollment's device step, the token-only client API and the desktop activation token (whose
+      // only use is that API) add devices: WireGuard routes too.
       const wireguardPath =
-        / \/api\/v1\/(network|device|vpn_session|acl)(\/|$)/.test(key) || / \/api\/v1\/enrollment\/(device|client\/)/.test(key);
+        / \/api\/v1\/(network|device|vpn_session|acl)(\/|$)/.test(key) ||
+        / \/api\/v1\/enrollment\/(device|client\/)/.test(key) ||
+        key === 'POST /api/v1/user/:username/start_desktop';
       const webhookPath = / \/api\/v1\/webhook(\/|$)/.test(key);
       // `/openid/provider`, `/openid/auth_info` and `/openid/callback` are signing in to Palisade with an
       // external provider (settings), not Palisade's own OpenID provider for apps: no module.
