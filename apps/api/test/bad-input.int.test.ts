@@ -204,6 +204,14 @@ const BODY_ROUTES: BodyRoute[] = [
   },
   { method: 'PATCH', url: '/api/v1/settings', base: { smtp_server: 'smtp.fuzz.example', smtp_port: 587 }, fields: SMTP_FIELDS },
   {
+    // A logo upload: base64 only (any other character is invalid); bytes that are no PNG, WebP or
+    // SVG are a 415. The schema allows ~700,000 characters, more than the longest generated string.
+    method: 'PUT',
+    url: '/api/v1/settings/logo/nav',
+    base: { data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==' },
+    fields: { data: str(299_000, { ascii: true }) },
+  },
+  {
     method: 'POST',
     url: '/api/v1/mail/test',
     base: { to: 'fuzz@example.com' },
