@@ -330,7 +330,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     jobDeadlineMs: env.WORKER_JOB_DEADLINE_SECONDS * 1000,
   });
   await app.register(workersRoutes, { service: workers });
-  await app.register(externalIdpRoutes, { db: database.db, secrets, publicUrl: env.PUBLIC_URL, sessionCookie });
+  await app.register(externalIdpRoutes, {
+    db: database.db,
+    secrets,
+    publicUrl: env.PUBLIC_URL,
+    sessionCookie,
+    enterpriseCheck: () => licence.assertEnterpriseEnabled(),
+  });
   await app.register(vpnSessionsRoutes, { db: database.db, secrets, publicUrl: env.PUBLIC_URL });
   await app.register(webauthnRoutes, { db: database.db, publicUrl: env.PUBLIC_URL });
   await app.register(emailCodeRoutes, { db: database.db, secrets });

@@ -25,6 +25,8 @@ export interface ExternalIdpRoutesOptions {
   secrets: SecretBox;
   publicUrl: string | undefined;
   sessionCookie: SessionCookieOptions;
+  /** The licence check (LicenceService): turning directory sync on needs enterprise features on. */
+  enterpriseCheck?: () => void | Promise<void>;
 }
 
 /** The cookie that carries the sealed state, nonce and PKCE verifier between auth_info and callback. */
@@ -36,7 +38,7 @@ const PENDING_COOKIE_PATH = '/api/v1/openid';
  * the company's identity provider and sign-in with it.
  */
 export const externalIdpRoutes: FastifyPluginAsyncZod<ExternalIdpRoutesOptions> = async (app, opts) => {
-  const providers = new ExternalIdpService(opts.db, opts.secrets);
+  const providers = new ExternalIdpService(opts.db, opts.secrets, opts.enterpriseCheck);
   const login = new ExternalLoginService(opts.db, opts.secrets, opts.sessionCookie.maxAgeSeconds * 1000);
   const tags = ['external_openid'];
   const redirectUri = (request: FastifyRequest) =>
@@ -61,7 +63,7 @@ export const externalIdpRoutes: FastifyPluginAsyncZod<ExternalIdpRoutesOptions> 
         tags,
         summary: 'Configure the external OpenID provider (409 when one is configured: one at a time)',
         body: CreateExternalProviderBodySchema,
-        response: { 201: ExternalProviderSchema, ...problems(400, 401, 403, 409) },
+        response: { 201: ExternalProviderSchema, ...problems(400, 401, 402, 403, 409) },
       },
     },
     async (request, reply) => reply.code(201).send(await providers.create(actorOf(request), request.body)),
@@ -75,7 +77,7 @@ export const externalIdpRoutes: FastifyPluginAsyncZod<ExternalIdpRoutesOptions> 
         summary: 'Change the external OpenID provider (absent secrets are kept, empty ones removed)',
         params: ExternalProviderParamsSchema,
         body: UpdateExternalProviderBodySchema,
-        response: { 200: ExternalProviderSchema, ...problems(400, 401, 403, 404, 409) },
+        response: { 200: ExternalProviderSchema, ...problems(400, 401, 402, 403, 404, 409) },
       },
     },
     (request) => providers.update(actorOf(request), request.params.name, request.body),

@@ -21,6 +21,8 @@ export class ExternalIdpService {
   constructor(
     private readonly db: Db,
     private readonly secrets: SecretBox,
+    /** Directory sync is an enterprise feature: turning it on needs enterprise features on (docs/licensing.md). */
+    private readonly enterpriseCheck: () => void | Promise<void> = () => undefined,
   ) {
     this.#repo = new ExternalIdpRepo(db);
   }
@@ -31,6 +33,7 @@ export class ExternalIdpService {
   }
 
   async create(actor: Actor, body: ProviderBody): Promise<ExternalProvider> {
+    if (body.enable_directory_sync) await this.enterpriseCheck();
     const row = await withEvents(this.db, async (tx) => {
       const repo = new ExternalIdpRepo(tx);
       // One provider at a time: serialise creations so two admins cannot both add one.
@@ -57,6 +60,8 @@ export class ExternalIdpService {
       const repo = new ExternalIdpRepo(tx);
       const before = await repo.findByName(name);
       if (!before) throw providerNotFound();
+      // Turning directory sync on is gated; a provider that already syncs stays editable (docs/licensing.md).
+      if (body.enable_directory_sync && !before.enableDirectorySync) await this.enterpriseCheck();
       if (body.name !== before.name && (await repo.findByName(body.name))) throw providerExists();
       const after = await repo.update(before.id, toProviderValues(body, this.secrets));
       if (!after) throw providerNotFound();

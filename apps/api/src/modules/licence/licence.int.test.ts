@@ -88,6 +88,38 @@ describe('licence and enterprise gating', () => {
     expect(problemOf(await t.request('PATCH', '/api/v1/settings_enterprise', { cookie: user, payload: {} })).status).toBe(403);
   });
 
+  it('turning directory sync on is gated; plain external sign-in is not', async () => {
+    const provider = (extra: Record<string, unknown>) => ({
+      kind: 'Custom',
+      name: 'Company',
+      client_id: 'palisade',
+      client_secret: 'provider-secret',
+      base_url: 'https://idp.example.com',
+      ...extra,
+    });
+    const refused = await t.request('POST', '/api/v1/openid/provider', {
+      cookie: admin,
+      payload: provider({ enable_directory_sync: true }),
+    });
+    expect(problemOf(refused)).toMatchObject({ status: 402, code: 'license.required' });
+    const created = await t.request('POST', '/api/v1/openid/provider', {
+      cookie: admin,
+      payload: provider({ enable_directory_sync: false }),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const enable = await t.request('PUT', '/api/v1/openid/provider/Company', {
+      cookie: admin,
+      payload: provider({ enable_directory_sync: true }),
+    });
+    expect(problemOf(enable).code).toBe('license.required');
+    const rename = await t.request('PUT', '/api/v1/openid/provider/Company', {
+      cookie: admin,
+      payload: provider({ display_name: 'Company SSO' }),
+    });
+    expect(rename.statusCode, rename.body).toBe(200);
+    expect((await t.request('DELETE', '/api/v1/openid/provider/Company', { cookie: admin })).statusCode).toBe(204);
+  });
+
   it('back under the free limits, enterprise writes work again', async () => {
     for (const name of users.splice(0, 2)) {
       expect((await t.request('DELETE', `/api/v1/user/${name}`, { cookie: admin })).statusCode).toBe(204);
