@@ -153,9 +153,10 @@ describe('GET /updates (spec §6, §7; docs/updates.md)', () => {
     }
   });
 
-  it('answers at once while a check waits on a slow feed', async () => {
+  it('answers at once while a check waits on a slow feed, and joins a second check to the running one', async () => {
     feed.respond = json({ releases: [] });
     await t.app.updates.check();
+    feed.arrivals.length = 0;
     let release_: () => void = () => {};
     const held = new Promise<void>((resolve) => {
       release_ = resolve;
@@ -164,8 +165,11 @@ describe('GET /updates (spec §6, §7; docs/updates.md)', () => {
     const checking = t.app.updates.check();
     await until('the feed request', () => feed.arrivals.length === 1);
     expect((await updates()).statusCode).toBe(204);
+    // A second check while one is running joins it: the feed sees one request.
+    const joined = t.app.updates.check();
     release_();
-    await checking;
+    await Promise.all([checking, joined]);
+    expect(feed.arrivals).toHaveLength(1);
     expect((await updates()).json()).toMatchObject({ version: NEXT });
   });
 
