@@ -17,6 +17,7 @@ import { JobRunner } from '#src/jobs/jobs.js';
 import type { GatewayNotificationsJobOptions } from '#src/modules/gateway-notifications/gateway-notifications.job.js';
 import { SecretBox } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
+import { LogRing, teeToRing } from '#src/lib/log-ring.js';
 import { createResponseSerializerCompiler } from '#src/lib/response-serializer.js';
 import { activityLogRoutes } from '#src/modules/activity-log/activity-log.routes.js';
 import { aclCheckRoutes } from '#src/modules/acl/check.routes.js';
@@ -44,6 +45,7 @@ import { networksRoutes } from '#src/modules/networks/networks.routes.js';
 import { mailRoutes } from '#src/modules/mail/mail.routes.js';
 import { settingsRoutes } from '#src/modules/settings/settings.routes.js';
 import { statsRoutes } from '#src/modules/stats/stats.routes.js';
+import { supportRoutes } from '#src/modules/support/support.routes.js';
 import { usersRoutes } from '#src/modules/users/users.routes.js';
 import { webhooksRoutes } from '#src/modules/webhooks/webhooks.routes.js';
 import { oauthClientsRoutes } from '#src/modules/oauth-clients/oauth-clients.routes.js';
@@ -163,11 +165,13 @@ export interface BuildAppOptions {
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { env, database } = options;
+  // The support page's log download (GET /support/logs): every line also goes to this ring.
+  const logRing = new LogRing();
   const app = Fastify({
     logger: options.logger ?? {
       level: env.LOG_LEVEL,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      stream: teeToRing(options.logStream ?? process.stdout, logRing),
     },
     bodyLimit: BODY_LIMIT,
     trustProxy: env.TRUST_PROXY,
@@ -303,6 +307,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(licenceRoutes, { licence });
   await app.register(updatesRoutes, { checker: updates });
   await app.register(mailRoutes, { db: database.db });
+  await app.register(supportRoutes, { database, logs: logRing, supportEmail: env.SUPPORT_EMAIL });
   await app.register(ldapSyncRoutes, { service: new LdapSyncService(database, secrets) });
   await app.register(directorySyncRoutes, { service: new DirectorySyncService(database, secrets, options.directorySync?.endpoints) });
   await app.register(ldapRoutes, { db: database.db, secrets });

@@ -52,6 +52,12 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ ACL_EXPIRY_INTERVAL_MS: '10' })).toThrow(/ACL_EXPIRY_INTERVAL_MS/);
   });
 
+  it('takes an optional support address (an email)', () => {
+    expect(parseEnv({}).SUPPORT_EMAIL).toBeUndefined();
+    expect(parseEnv({ SUPPORT_EMAIL: 'help@example.com' }).SUPPORT_EMAIL).toBe('help@example.com');
+    expect(() => parseEnv({ SUPPORT_EMAIL: 'not-an-address' })).toThrow(/SUPPORT_EMAIL/);
+  });
+
   it('takes a PostgreSQL pool size from 1 to 200', () => {
     expect(parseEnv({ DATABASE_POOL_SIZE: '25' }).DATABASE_POOL_SIZE).toBe(25);
     expect(() => parseEnv({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);

@@ -70,6 +70,8 @@ export const EnvSchema = z.object({
     .default(6 * 3600),
   /** Argon2 hashes and verifications at once (lib/password.ts); default: CPUs − 1, at least 1. */
   ARGON2_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
+  /** Where POST /mail/support sends support data and logs (docs/support.md); unset: not offered. */
+  SUPPORT_EMAIL: optionalString.pipe(z.email({ error: 'must be an email address' }).optional()),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

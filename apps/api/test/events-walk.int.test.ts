@@ -448,6 +448,17 @@ const FIXTURES: Record<string, Fixture> = {
     });
     return { url: '/api/v1/mail/test', payload: { to: `walk${w.n}@example.com` }, object: { type: 'settings' } };
   },
+  'POST /api/v1/mail/support': async (w) => {
+    const smtp = await startSmtpServer();
+    smtpServers.push(smtp);
+    await w.api('PATCH', '/api/v1/settings', w.admin, {
+      smtp_server: '127.0.0.1',
+      smtp_port: smtp.port,
+      smtp_encryption: 'none',
+      smtp_sender: 'walk@example.com',
+    });
+    return { url: '/api/v1/mail/support', object: { type: 'settings' } };
+  },
 
   // webhooks (deliveries go to a loopback address the allow-list admits; no job runs in this app)
   'POST /api/v1/webhook': async (w) => ({ url: '/api/v1/webhook', payload: webhookBody(w.n), object: { type: 'webhook' } }),

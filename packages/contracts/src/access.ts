@@ -73,6 +73,10 @@ export const ROUTE_ACCESS = {
   'PUT /api/v1/licence': rule('admin', 'licence.set'),
   'DELETE /api/v1/licence': rule('admin', 'licence.remove'),
   'POST /api/v1/mail/test': rule('admin', 'mail.test'),
+  // Support data for a bug report (docs/support.md).
+  'GET /api/v1/support/configuration': rule('admin', 'support.read_configuration'),
+  'GET /api/v1/support/logs': rule('admin', 'support.read_logs'),
+  'POST /api/v1/mail/support': rule('admin', 'mail.support'),
   'GET /api/v1/test_directory_sync': rule('admin', 'directory_sync.test'),
   'POST /api/v1/ldap/sync': rule('admin', 'ldap.sync'),
   'GET /api/v1/ldap/test': rule('admin', 'ldap.test'),

@@ -86,6 +86,7 @@ export const ERROR_CODES = [
   'egress.blocked',
   'mail.not_configured',
   'mail.send_failed',
+  'support.email_not_configured',
   'ldap.connection_rejected',
   'ldap.password_refused',
   'ldap.unavailable',

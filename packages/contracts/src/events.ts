@@ -83,6 +83,7 @@ export const EVENT_CATALOGUE = {
   'licence.modified': { module: 'settings' },
   'licence.removed': { module: 'settings' },
   'mail.test_sent': { module: 'settings' },
+  'mail.support_sent': { module: 'settings' },
 
   'webhook.created': { module: 'webhooks' },
   'webhook.modified': { module: 'webhooks' },

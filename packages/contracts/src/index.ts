@@ -19,6 +19,7 @@ export * from './ldap-sync.js';
 export * from './networks.js';
 export * from './settings.js';
 export * from './stats.js';
+export * from './support.js';
 export * from './updates.js';
 export * from './users.js';
 export * from './validation.js';

@@ -288,6 +288,7 @@ export const en = {
   'error.egress.blocked': 'Palisade may not connect to this address. If it is trusted, add it to the egress allow-list in the settings.',
   'error.mail.not_configured': 'Outgoing mail is not configured. Set the SMTP server, port and sender address in the settings.',
   'error.mail.send_failed': 'Error sending email',
+  'error.support.email_not_configured': 'No support address is configured (SUPPORT_EMAIL).',
   'error.ldap.connection_rejected': 'LDAP connection rejected',
   'error.ldap.password_refused':
     'The directory (LDAP) did not accept this password. Try another one; if it keeps failing, ask your administrator.',
@@ -1710,6 +1711,7 @@ export const en = {
   'activity.event.licence.modified': 'Licence entered',
   'activity.event.licence.removed': 'Licence removed',
   'activity.event.mail.test_sent': 'Test email sent',
+  'activity.event.mail.support_sent': 'Support data emailed',
   'activity.event.webhook.created': 'Webhook created',
   'activity.event.webhook.modified': 'Webhook modified',
   'activity.event.webhook.deleted': 'Webhook deleted',

@@ -274,6 +274,7 @@ export const ko: Catalogue = {
   'error.egress.blocked': 'Palisade는 이 주소에 연결할 수 없습니다. 신뢰할 수 있는 주소라면 설정의 외부 연결 허용 목록에 추가하세요.',
   'error.mail.not_configured': '발신 메일이 설정되지 않았습니다. 설정에서 SMTP 서버, 포트, 보내는 사람 주소를 지정하세요.',
   'error.mail.send_failed': '이메일 전송 중 오류가 발생했습니다',
+  'error.support.email_not_configured': '지원 이메일 주소가 설정되지 않았습니다(SUPPORT_EMAIL).',
   'error.ldap.connection_rejected': 'LDAP 연결이 거부되었습니다',
   'error.ldap.password_refused':
     '디렉터리(LDAP)가 이 비밀번호를 받아들이지 않았습니다. 다른 비밀번호를 입력해 보고, 계속 실패하면 관리자에게 문의하세요.',
@@ -1653,6 +1654,7 @@ export const ko: Catalogue = {
   'activity.event.licence.modified': '라이선스 입력됨',
   'activity.event.licence.removed': '라이선스 삭제됨',
   'activity.event.mail.test_sent': '테스트 이메일 전송됨',
+  'activity.event.mail.support_sent': '지원 데이터 이메일 전송됨',
   'activity.event.webhook.created': '웹훅 생성됨',
   'activity.event.webhook.modified': '웹훅 수정됨',
   'activity.event.webhook.deleted': '웹훅 삭제됨',

@@ -291,6 +291,7 @@ export const pl: Catalogue = {
     'Palisade nie może łączyć się z tym adresem. Jeśli jest zaufany, dodaj go w ustawieniach do listy dozwolonych adresów wychodzących.',
   'error.mail.not_configured': 'Poczta wychodząca nie jest skonfigurowana. Ustaw serwer SMTP, port i adres nadawcy w ustawieniach.',
   'error.mail.send_failed': 'Błąd wysyłania wiadomości e-mail',
+  'error.support.email_not_configured': 'Nie skonfigurowano adresu wsparcia technicznego (SUPPORT_EMAIL).',
   'error.ldap.connection_rejected': 'Połączenie LDAP odrzucone',
   'error.ldap.password_refused':
     'Katalog (LDAP) nie przyjął tego hasła. Spróbuj innego; jeśli to nie pomoże, skontaktuj się z administratorem.',
@@ -1835,6 +1836,7 @@ export const pl: Catalogue = {
   'activity.event.licence.modified': 'Wprowadzono licencję',
   'activity.event.licence.removed': 'Usunięto licencję',
   'activity.event.mail.test_sent': 'Wysłano wiadomość testową',
+  'activity.event.mail.support_sent': 'Wysłano dane dla wsparcia technicznego',
   'activity.event.webhook.created': 'Utworzono webhook',
   'activity.event.webhook.modified': 'Zmieniono webhook',
   'activity.event.webhook.deleted': 'Usunięto webhook',

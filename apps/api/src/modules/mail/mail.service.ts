@@ -17,6 +17,13 @@ export interface OutgoingMail {
   data?: MailData;
 }
 
+/** A file sent with a mail (POST /mail/support); only `sendNow` takes them, the queue does not. */
+export interface MailAttachment {
+  filename: string;
+  content: string;
+  contentType: string;
+}
+
 export const SEND_FAILED_DETAIL = 'Error sending email';
 
 /** A mail the SMTP server did not take: `reason` is the server's answer (never the password). */
@@ -84,10 +91,10 @@ export class MailService {
   }
 
   /** Sends `mail` now. Throws `mail.not_configured`, or a MailError with the server's reason. */
-  async sendNow(mail: OutgoingMail): Promise<void> {
+  async sendNow(mail: OutgoingMail, attachments: MailAttachment[] = []): Promise<void> {
     const row = await new SettingsRepo(this.db).get();
     if (!isSmtpConfigured(row)) throw mailNotConfigured();
-    await this.#send(row, mail);
+    await this.#send(row, mail, attachments);
   }
 
   /** Sends one queued mail (the mail job); throws like `sendNow`. */
@@ -98,7 +105,7 @@ export class MailService {
     await this.#send(row, { to: queued.to, template: queued.template as MailTemplate, locale: queued.locale, data });
   }
 
-  async #send(row: SettingsRow, mail: OutgoingMail): Promise<void> {
+  async #send(row: SettingsRow, mail: OutgoingMail, attachments: MailAttachment[] = []): Promise<void> {
     const password = row.smtpPassword ? this.secrets.decrypt(row.smtpPassword) : '';
     const timeout = this.options.timeoutMs ?? 15_000;
     const transport = nodemailer.createTransport({
@@ -123,6 +130,7 @@ export class MailService {
         subject,
         text,
         ...(html === undefined ? {} : { html }),
+        ...(attachments.length > 0 ? { attachments } : {}),
       });
     } catch (err) {
       throw new MailError(reasonOf(err, password));

@@ -91,6 +91,24 @@ export const MAIL_TEMPLATES = {
       },
     },
   },
+  /** POST /mail/support: support data and logs as attachments (docs/support.md). */
+  support: {
+    needs: ['admin', 'version'],
+    text: {
+      en: {
+        subject: '{{instance_name}}: support data',
+        text: 'Support data of {{instance_name}} (Palisade {{version}}), sent by the administrator {{admin}}.\n\nAttached: the configuration with every secret replaced by [redacted], and the latest log lines, redacted.\n',
+      },
+      ko: {
+        subject: '{{instance_name}}: 지원 데이터',
+        text: '관리자 {{admin}}님이 보낸 {{instance_name}}(Palisade {{version}})의 지원 데이터입니다.\n\n첨부: 모든 비밀 값을 [redacted]로 바꾼 구성과 비밀 값을 가린 최근 로그입니다.\n',
+      },
+      pl: {
+        subject: '{{instance_name}}: dane dla wsparcia technicznego',
+        text: 'Dane dla wsparcia technicznego z {{instance_name}} (Palisade {{version}}), wysłane przez administratora {{admin}}.\n\nW załącznikach: konfiguracja, w której każdy sekret zastąpiono przez [redacted], oraz ostatnie wiersze logów, również bez sekretów.\n',
+      },
+    },
+  },
   /** The welcome email at the end of enrollment: the administrator's subject and Markdown (settings). */
   enrollment_welcome: {
     // The sender also gives `subject` (the configured one, or a default in the mail's language).
