@@ -24,6 +24,7 @@ import { Route as AuthedAdminGroupsRouteImport } from './routes/_authed/_admin/g
 import { Route as AuthedAdminNetworkDevicesRouteImport } from './routes/_authed/_admin/network-devices'
 import { Route as AuthedAdminProvisionersRouteImport } from './routes/_authed/_admin/provisioners'
 import { Route as AuthedAdminSettingsRouteImport } from './routes/_authed/_admin/settings'
+import { Route as AuthedAdminSupportRouteImport } from './routes/_authed/_admin/support'
 import { Route as AuthedActivityLogIndexRouteImport } from './routes/_authed/activity-log.index'
 import { Route as AuthedActivityLogLiveRouteImport } from './routes/_authed/activity-log.live'
 import { Route as AuthedUsersUsernameRouteImport } from './routes/_authed/users.$username'
@@ -118,6 +119,11 @@ const AuthedAdminProvisionersRoute = AuthedAdminProvisionersRouteImport.update({
 const AuthedAdminSettingsRoute = AuthedAdminSettingsRouteImport.update({
   id: '/settings',
   path: '/settings',
+  getParentRoute: () => AuthedAdminRoute,
+} as any)
+const AuthedAdminSupportRoute = AuthedAdminSupportRouteImport.update({
+  id: '/support',
+  path: '/support',
   getParentRoute: () => AuthedAdminRoute,
 } as any)
 const AuthedActivityLogIndexRoute = AuthedActivityLogIndexRouteImport.update({
@@ -238,6 +244,7 @@ export interface FileRoutesByFullPath {
   '/network-devices': typeof AuthedAdminNetworkDevicesRoute
   '/provisioners': typeof AuthedAdminProvisionersRoute
   '/settings': typeof AuthedAdminSettingsRoute
+  '/support': typeof AuthedAdminSupportRoute
   '/activity-log/live': typeof AuthedActivityLogLiveRoute
   '/users/$username': typeof AuthedUsersUsernameRoute
   '/activity-log/': typeof AuthedActivityLogIndexRoute
@@ -272,6 +279,7 @@ export interface FileRoutesByTo {
   '/network-devices': typeof AuthedAdminNetworkDevicesRoute
   '/provisioners': typeof AuthedAdminProvisionersRoute
   '/settings': typeof AuthedAdminSettingsRoute
+  '/support': typeof AuthedAdminSupportRoute
   '/activity-log/live': typeof AuthedActivityLogLiveRoute
   '/users/$username': typeof AuthedUsersUsernameRoute
   '/activity-log': typeof AuthedActivityLogIndexRoute
@@ -309,6 +317,7 @@ export interface FileRoutesById {
   '/_authed/_admin/network-devices': typeof AuthedAdminNetworkDevicesRoute
   '/_authed/_admin/provisioners': typeof AuthedAdminProvisionersRoute
   '/_authed/_admin/settings': typeof AuthedAdminSettingsRoute
+  '/_authed/_admin/support': typeof AuthedAdminSupportRoute
   '/_authed/activity-log/live': typeof AuthedActivityLogLiveRoute
   '/_authed/users/$username': typeof AuthedUsersUsernameRoute
   '/_authed/activity-log/': typeof AuthedActivityLogIndexRoute
@@ -345,6 +354,7 @@ export interface FileRouteTypes {
     | '/network-devices'
     | '/provisioners'
     | '/settings'
+    | '/support'
     | '/activity-log/live'
     | '/users/$username'
     | '/activity-log/'
@@ -379,6 +389,7 @@ export interface FileRouteTypes {
     | '/network-devices'
     | '/provisioners'
     | '/settings'
+    | '/support'
     | '/activity-log/live'
     | '/users/$username'
     | '/activity-log'
@@ -415,6 +426,7 @@ export interface FileRouteTypes {
     | '/_authed/_admin/network-devices'
     | '/_authed/_admin/provisioners'
     | '/_authed/_admin/settings'
+    | '/_authed/_admin/support'
     | '/_authed/activity-log/live'
     | '/_authed/users/$username'
     | '/_authed/activity-log/'
@@ -551,6 +563,13 @@ declare module '@tanstack/react-router' {
       path: '/settings'
       fullPath: '/settings'
       preLoaderRoute: typeof AuthedAdminSettingsRouteImport
+      parentRoute: typeof AuthedAdminRoute
+    }
+    '/_authed/_admin/support': {
+      id: '/_authed/_admin/support'
+      path: '/support'
+      fullPath: '/support'
+      preLoaderRoute: typeof AuthedAdminSupportRouteImport
       parentRoute: typeof AuthedAdminRoute
     }
     '/_authed/activity-log/': {
@@ -696,6 +715,7 @@ interface AuthedAdminRouteChildren {
   AuthedAdminNetworkDevicesRoute: typeof AuthedAdminNetworkDevicesRoute
   AuthedAdminProvisionersRoute: typeof AuthedAdminProvisionersRoute
   AuthedAdminSettingsRoute: typeof AuthedAdminSettingsRoute
+  AuthedAdminSupportRoute: typeof AuthedAdminSupportRoute
   AuthedAdminAclAliasesRoute: typeof AuthedAdminAclAliasesRoute
   AuthedAdminLocationsIdRoute: typeof AuthedAdminLocationsIdRoute
   AuthedAdminLocationsNewRoute: typeof AuthedAdminLocationsNewRoute
@@ -720,6 +740,7 @@ const AuthedAdminRouteChildren: AuthedAdminRouteChildren = {
   AuthedAdminNetworkDevicesRoute: AuthedAdminNetworkDevicesRoute,
   AuthedAdminProvisionersRoute: AuthedAdminProvisionersRoute,
   AuthedAdminSettingsRoute: AuthedAdminSettingsRoute,
+  AuthedAdminSupportRoute: AuthedAdminSupportRoute,
   AuthedAdminAclAliasesRoute: AuthedAdminAclAliasesRoute,
   AuthedAdminLocationsIdRoute: AuthedAdminLocationsIdRoute,
   AuthedAdminLocationsNewRoute: AuthedAdminLocationsNewRoute,

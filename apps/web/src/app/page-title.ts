@@ -13,6 +13,7 @@ const PAGE_TITLES: Partial<Record<keyof FileRoutesById, MessageKey>> = {
   '/_authed/_admin/users/': 'users.title',
   '/_authed/_admin/groups': 'groups.title',
   '/_authed/_admin/settings': 'settings.title',
+  '/_authed/_admin/support': 'support.title',
   '/_authed/_admin/network-devices': 'networkDevices.title',
   '/_authed/_admin/locations/': 'locations.title',
   '/_authed/_admin/locations/new': 'wizard.title',

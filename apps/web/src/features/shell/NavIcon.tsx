@@ -16,6 +16,7 @@ const PATHS = {
   provisioners: 'M9 3h6v5H9zM7 8h10v11a2 2 0 0 1-2 2H9a2 2 0 0 1-2-2zM12 13v3',
   enrollment: 'M15 19v-1.5a3.5 3.5 0 0 0-3.5-3.5h-5A3.5 3.5 0 0 0 3 17.5V19M9 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7zM19 8v6M16 11h6',
   key: 'M15 7a4 4 0 1 1-3.9 4.9L4 19v2h3v-2h2v-2h2l1.1-1.1A4 4 0 0 1 15 7zM16 10h.01',
+  support: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM9.1 9a3 3 0 0 1 5.8 1c0 2-3 3-3 3M12 17h.01',
 } as const;
 
 export function NavIcon({ name }: { name: keyof typeof PATHS }) {

@@ -26,6 +26,7 @@ const ADMIN_ITEMS: readonly NavItem[] = [
   { to: '/provisioners', label: 'nav.provisioners', icon: 'provisioners', module: 'worker' },
   { to: '/openid-apps', label: 'nav.openidApps', icon: 'key', module: 'openid' },
   { to: '/enrollment-settings', label: 'nav.enrollment', icon: 'enrollment' },
+  { to: '/support', label: 'nav.support', icon: 'support' },
   { to: '/settings', label: 'nav.settings', icon: 'settings' },
 ];
 
