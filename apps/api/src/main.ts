@@ -37,7 +37,16 @@ async function main(): Promise<void> {
   // Production serializes responses with the compiled serializers alone (no zod encode per response).
   // Set only by the end-to-end suite's preload (docs/licensing.md); undefined in production.
   const licence = preloadedLicenceOptions();
-  const app = await buildApp({ env, database, webDist, secretKey, grpc: { port: env.GRPC_PORT }, checkResponses: false, jobs: true, licence });
+  const app = await buildApp({
+    env,
+    database,
+    webDist,
+    secretKey,
+    grpc: { port: env.GRPC_PORT },
+    checkResponses: false,
+    jobs: true,
+    licence,
+  });
   if (licence) app.log.warn('Test licence options preloaded (e2e/support/licence-preload.mjs): test-signed licence keys are accepted.');
   app.addHook('onClose', async () => database.close());
   logDataDirModes(app.log, env.DATA_DIR, tightened);
