@@ -5,6 +5,7 @@ import { SecretBox } from '#src/lib/crypto.js';
 import { ADMIN_PASSWORD, createTestApp, problemOf, type TestApp, USER_PASSWORD } from '#test/helpers.js';
 import { locationBody, newKey } from '#test/network-fixtures.js';
 import { startSmtpServer, type TestSmtpServer } from '#test/smtp-server.js';
+import { mintLicence } from '#test/support/licence.js';
 
 const SECRET_KEY = 'support-test-secret-key-0123456789abcdef';
 const SUPPORT_EMAIL = 'support@palisade.test';
@@ -100,6 +101,10 @@ describe('support data, logs and POST /mail/support', () => {
       payload: { url: 'http://127.0.0.1:9/hook', token: SECRETS.webhookToken, triggers: ['user.created'] },
     });
     expect(hook.statusCode, hook.body).toBe(201);
+    const licenceKey = mintLicence({ customer: 'Support Test Corp' });
+    const licence = await t.request('PUT', '/api/v1/licence', { cookie: admin, payload: { licence_key: licenceKey } });
+    expect(licence.statusCode, licence.body).toBe(200);
+    dynamic.push(licenceKey);
     const token = await t.request('POST', '/api/v1/user/admin/api_token', { cookie: admin, payload: { name: 'support test' } });
     expect(token.statusCode, token.body).toBe(201);
     const apiToken = token.json().token as string;
@@ -181,6 +186,7 @@ describe('support data, logs and POST /mail/support', () => {
       smtp_server: '127.0.0.1',
       smtp_password: SUPPORT_REDACTED,
       ldap_bind_password: SUPPORT_REDACTED,
+      licence_key: SUPPORT_REDACTED,
     });
     expect(data.external_providers[0]).toMatchObject({
       client_id: 'corp-client',
