@@ -122,6 +122,8 @@ export class SystemLab {
       GRPC_PORT: String(grpcPort),
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '0',
+      // No release feed on the lab's network: the product would only log that it cannot reach it.
+      UPDATE_CHECK_ENABLED: 'false',
       ...env,
     });
     this.api = api;
