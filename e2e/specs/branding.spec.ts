@@ -93,12 +93,20 @@ test('an uploaded logo shows in the navigation at once and on the login page; re
 
     await signIn(page, ADMIN_USERNAME, ADMIN_PASSWORD);
     await navigate(page, 'Settings');
+    const named = page.getByRole('form', { name: 'Global' });
+    await named.getByLabel('Instance name').fill('Brand Co');
+    await named.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page).toHaveTitle('Settings · Brand Co');
+    await page.evaluate(() => Object.assign(window, { brandingMark: true }));
     await page.getByRole('button', { name: 'Restore default branding' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Restore the default branding?' });
     await dialog.getByRole('button', { name: 'Restore default branding' }).click();
     await expect(page.getByText('Default branding restored')).toBeVisible();
     await expect(page.getByRole('form', { name: 'Global' }).getByLabel('Login page logo URL')).toHaveValue('');
     await expect(page.locator('.topbar__brand img')).toHaveCount(0);
+    // The title follows the restored name in the same page.
+    await expect(page).toHaveTitle('Settings · Palisade');
+    expect(await page.evaluate(() => (window as unknown as { brandingMark?: boolean }).brandingMark)).toBe(true);
   } finally {
     await restoreDefaults(page);
   }
