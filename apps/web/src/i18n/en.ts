@@ -729,6 +729,8 @@ export const en = {
   'user.lastName': 'Last name',
   'user.email': 'Email',
   'user.phone': 'Phone',
+  'user.mailLanguage': 'Mail language',
+  'user.mailLanguageUnknown': 'Not known yet',
   'user.password': 'Password',
   'user.passwordHint':
     'At least 8 characters with a digit, a special character, an uppercase and a lowercase letter. Without a password the account cannot sign in until an administrator sets one.',

@@ -700,6 +700,8 @@ export const ko: Catalogue = {
   'user.lastName': '성',
   'user.email': '이메일',
   'user.phone': '전화번호',
+  'user.mailLanguage': '이메일 언어',
+  'user.mailLanguageUnknown': '아직 알 수 없음',
   'user.password': '비밀번호',
   'user.passwordHint':
     '숫자, 특수 문자, 대문자, 소문자를 각각 하나 이상 포함하여 8자 이상이어야 합니다. 비밀번호가 없으면 관리자가 설정할 때까지 이 계정으로 로그인할 수 없습니다.',

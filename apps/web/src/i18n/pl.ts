@@ -789,6 +789,8 @@ export const pl: Catalogue = {
   'user.lastName': 'Nazwisko',
   'user.email': 'E-mail',
   'user.phone': 'Telefon',
+  'user.mailLanguage': 'Język wiadomości e-mail',
+  'user.mailLanguageUnknown': 'Jeszcze nieznany',
   'user.password': 'Hasło',
   'user.passwordHint':
     'Co najmniej 8 znaków, w tym cyfra, znak specjalny, wielka i mała litera. Bez hasła konto nie może się zalogować, dopóki administrator go nie ustawi.',

@@ -1,8 +1,9 @@
-import { type UpdateUserBody, UpdateUserBodySchema, type User } from '@palisade/contracts';
+import { USER_LANGUAGES, type UpdateUserBody, UpdateUserBodySchema, type User, type UserLanguage } from '@palisade/contracts';
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/Button';
 import { CheckboxField } from '@/components/CheckboxField';
+import { SelectField } from '@/components/SelectField';
 import { TextField } from '@/components/TextField';
 import { pushToast } from '@/components/toast-store';
 import { useTranslation } from '@/i18n/use-translation';
@@ -36,6 +37,7 @@ export function UserDetailsForm({ user, isAdmin, onDone }: UserDetailsFormProps)
     phone: user.phone ?? '',
     is_active: user.is_active,
     groups: user.groups,
+    language: user.language ?? '',
   };
   const form = useZodForm(UpdateUserBodySchema, initial);
   useLeaveGuard(hasChanges(form.values, initial), t('form.leaveWarning'));
@@ -66,8 +68,15 @@ export function UserDetailsForm({ user, isAdmin, onDone }: UserDetailsFormProps)
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const { phone, is_active, groups, ...rest } = form.values;
-    const body = form.validate({ ...rest, ...(phone.trim() ? { phone } : {}), ...(isAdmin ? { is_active, groups } : {}) });
+    const { phone, is_active, groups, language, ...rest } = form.values;
+    // The language of emails is sent only when an admin changed it: the user's console keeps it otherwise.
+    const languageChange = isAdmin && language !== initial.language ? { language: language === '' ? null : language } : {};
+    const body = form.validate({
+      ...rest,
+      ...(phone.trim() ? { phone } : {}),
+      ...(isAdmin ? { is_active, groups } : {}),
+      ...languageChange,
+    });
     if (!body) return;
     // Group changes that take the own admin rights or give someone admin rights ask first.
     const impact = body.groups ? assess((all) => withMemberships(all, user.username, body.groups ?? [])) : undefined;
@@ -105,6 +114,15 @@ export function UserDetailsForm({ user, isAdmin, onDone }: UserDetailsFormProps)
         <TextField label={t('user.phone')} type="tel" isOptional {...text('phone')} />
         {isAdmin ? (
           <>
+            <SelectField<UserLanguage | ''>
+              label={t('user.mailLanguage')}
+              value={form.values.language as UserLanguage | ''}
+              options={[
+                { value: '', label: t('user.mailLanguageUnknown') },
+                ...USER_LANGUAGES.map((value) => ({ value, label: t(`lang.${value}`) })),
+              ]}
+              onValueChange={(value) => form.setValue('language', value)}
+            />
             <div className="form-grid__wide">
               <CheckboxField
                 label={t('profile.isActive')}
