@@ -132,6 +132,10 @@ async function enrolThroughMailedLink(
       await signIn(person, who.username, password);
       await expect(person).toHaveURL(new RegExp(`/users/${who.username}$`));
       await expect(person.getByText('laptop', { exact: true }).first()).toBeVisible();
+      // Signed in, the console stores its language (English here) as the language of the person's mail.
+      await expect
+        .poll(() => person.evaluate(async () => (await (await fetch('/api/v1/me')).json()).language), { timeout: 10_000 })
+        .toBe('en');
       await context.close();
     };
   } catch (error) {

@@ -88,6 +88,16 @@ describe('mail in the user language', () => {
     expect(subjectOf(welcome?.raw ?? '')).toBe('Witamy w Palisade');
   });
 
+  it('email codes of multi-factor authentication come in the user language', async () => {
+    await useSmtp(t, admin, smtp);
+    await t.newUser(admin, 'ola');
+    const ola = await t.login('ola', USER_PASSWORD);
+    expect((await t.request('PUT', '/api/v1/me/language', { cookie: ola, payload: { language: 'ko' } })).statusCode).toBe(204);
+    expect((await t.request('POST', '/api/v1/auth/email/init', { cookie: ola })).statusCode).toBe(204);
+    const [mail] = await smtp.waitFor(1);
+    expect(subjectOf(mail?.raw ?? '')).toMatch(/^Palisade: 인증 코드 \d{6}$/);
+  });
+
   it('a Polish user gets the admin reset mail and the "Forgot password?" mail in Polish; a user of unknown language gets the request locale', async () => {
     await useSmtp(t, admin, smtp);
     await t.newUser(admin, 'ola', { first_name: 'Ola' });
