@@ -41,6 +41,8 @@ import { networkDevicesRoutes } from '#src/modules/devices/network-devices.route
 import { groupsRoutes } from '#src/modules/groups/groups.routes.js';
 import { HealthRepo } from '#src/modules/health/health.repo.js';
 import { healthRoutes } from '#src/modules/health/health.routes.js';
+import { ApiMetrics } from '#src/modules/metrics/api-metrics.js';
+import { metricsPlugin } from '#src/plugins/metrics.js';
 import { networksRoutes } from '#src/modules/networks/networks.routes.js';
 import { mailRoutes } from '#src/modules/mail/mail.routes.js';
 import { settingsRoutes } from '#src/modules/settings/settings.routes.js';
@@ -95,6 +97,8 @@ declare module 'fastify' {
     licence: LicenceService;
     /** The release feed check behind `GET /updates` (modules/updates). */
     updates: UpdateChecker;
+    /** Prometheus metrics of this app (its own registry), served at `GET /metrics` (plugins/metrics.ts). */
+    metrics: ApiMetrics;
   }
 }
 
@@ -219,6 +223,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       })
     : undefined;
   app.decorate('gatewayControl', gatewayControl);
+  const metrics = new ApiMetrics({ database, gatewayControl });
+  app.decorate('metrics', metrics);
+  app.services.auth.onLogin = (outcome) => metrics.countLogin(outcome);
   if (gatewayControl) {
     app.addHook('onReady', () => gatewayControl.start());
     app.addHook('preClose', () => gatewayControl.stop());
@@ -252,6 +259,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         gatewayNotifications: options.gatewayNotifications,
         updates,
         updateCheckIntervalMs: env.UPDATE_CHECK_INTERVAL_SECONDS * 1000,
+        metrics,
       })
     : undefined;
   app.decorate('jobs', jobs);
@@ -264,6 +272,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(errorHandlerPlugin);
+  await app.register(metricsPlugin, { metrics, token: env.METRICS_TOKEN });
   await app.register(securityHeadersPlugin);
   await app.register(cookie);
   if (env.RATE_LIMIT_PER_MINUTE > 0) {
@@ -299,7 +308,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(inputGuardPlugin);
   await app.register(openapiPlugin);
 
-  await app.register(healthRoutes, { health: new HealthRepo(database.db) });
+  await app.register(healthRoutes, { health: new HealthRepo(database) });
   await app.register(registerOpenapiRoute);
   await app.register(authRoutes, sessionCookie);
   await app.register(mfaRoutes, { db: database.db, secrets });

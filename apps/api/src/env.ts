@@ -72,6 +72,10 @@ export const EnvSchema = z.object({
   ARGON2_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   /** Where POST /mail/support sends support data and logs (docs/support.md); unset: not offered. */
   SUPPORT_EMAIL: optionalString.pipe(z.email({ error: 'must be an email address' }).optional()),
+  /** Bearer token of GET /metrics (docs/operations.md); unset: no metrics endpoint (404). */
+  METRICS_TOKEN: optionalString.pipe(
+    z.string().min(16, 'must be at least 16 characters').regex(/^\S+$/, 'must not contain spaces').optional(),
+  ),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

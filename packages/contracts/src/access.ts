@@ -55,6 +55,8 @@ const acl = (access: Access, permission: string): RouteRule => ({ access, permis
 
 export const ROUTE_ACCESS = {
   'GET /api/v1/health': rule('public', 'health.read'),
+  'GET /api/v1/health/live': rule('public', 'health.read'),
+  'GET /api/v1/health/ready': rule('public', 'health.read'),
   'GET /api/v1/openapi.json': rule('public', 'openapi.read'),
   'GET /api/v1/info': rule('user', 'info.read'),
   /** Spec §6: only admins check for updates. */

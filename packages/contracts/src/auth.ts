@@ -25,3 +25,12 @@ export const InfoSchema = z
 export type Info = z.infer<typeof InfoSchema>;
 
 export const HealthSchema = z.object({ status: z.literal('ok'), database: z.literal('ok') });
+/** `GET /health/live`: the process answers; no database call (docs/operations.md). */
+export const LivenessSchema = z.object({ status: z.literal('ok') });
+/** `GET /health/ready`: 200 `ready`, or 503 `not_ready` while the database is unreachable or migrations run. */
+export const ReadinessSchema = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  database: z.enum(['ok', 'unreachable']),
+  migrations: z.enum(['done', 'running', 'unknown']),
+});
+export type Readiness = z.infer<typeof ReadinessSchema>;

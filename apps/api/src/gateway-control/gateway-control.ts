@@ -74,6 +74,22 @@ export class GatewayControl {
     return n;
   }
 
+  /**
+   * Connected gateways per location and the largest applied-revision lag among them (the
+   * location's latest known revision minus what the gateway acknowledged); read by /metrics.
+   */
+  connectedGateways(): { locationId: number; gateways: number; maxRevisionLag: number }[] {
+    return [...this.#sessions].map(([locationId, set]) => {
+      const known = this.#feeds.get(locationId)?.knownRevision ?? 0n;
+      let lag = 0n;
+      for (const session of set) {
+        const behind = known - session.ackedRevision;
+        if (behind > lag) lag = behind;
+      }
+      return { locationId, gateways: set.size, maxRevisionLag: Number(lag) };
+    });
+  }
+
   async start(): Promise<void> {
     const listen = this.options.database.listen;
     if (!listen) throw new Error('the database handle cannot LISTEN');

@@ -63,6 +63,11 @@ export class GatewaySession {
     this.#sent = applied.revision;
   }
 
+  /** The last revision this gateway acknowledged on this stream (0 before its first ack). */
+  get ackedRevision(): bigint {
+    return this.#acked;
+  }
+
   get key(): string {
     return `${this.locationId}:${this.hello.gatewayId}`;
   }

@@ -29,6 +29,8 @@ import { webhooksJob } from './webhook-delivery.js';
  */
 export interface Job {
   readonly name: string;
+  /** Periodic jobs report each round's duration in seconds here (JobRunner points it at /metrics). */
+  onRound?: ((seconds: number) => void) | undefined;
   start(): void;
   stop(): Promise<void>;
 }
@@ -54,6 +56,13 @@ export interface JobContext {
   /** The release feed check (modules/updates) and UPDATE_CHECK_INTERVAL_SECONDS in ms; no job without a checker. */
   updates?: UpdateChecker;
   updateCheckIntervalMs?: number;
+  /** Job round durations and logged failures for /metrics (modules/metrics); none when absent. */
+  metrics?: JobMetrics | undefined;
+}
+
+export interface JobMetrics {
+  observeJobRound(job: string, seconds: number): void;
+  countJobError(job: string): void;
 }
 
 export type JobFactory = (ctx: JobContext) => Job;
@@ -75,11 +84,35 @@ export const JOB_FACTORIES: JobFactory[] = [
   updateCheckJob,
 ];
 
+function countingLogger(log: FastifyBaseLogger, onFailure: () => void): FastifyBaseLogger {
+  return new Proxy(log, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if ((prop === 'warn' || prop === 'error' || prop === 'fatal') && typeof value === 'function') {
+        return (...args: unknown[]) => {
+          onFailure();
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 export class JobRunner {
   readonly #jobs: Job[];
 
   constructor(ctx: JobContext, factories: JobFactory[] = JOB_FACTORIES) {
-    this.#jobs = factories.map((make) => make(ctx));
+    const metrics = ctx.metrics;
+    this.#jobs = factories.map((make) => {
+      if (!metrics) return make(ctx);
+      // Each job gets a logger that counts its warnings and errors (failed rounds, deliveries, steps).
+      const named = { job: 'unknown' };
+      const job = make({ ...ctx, log: countingLogger(ctx.log, () => metrics.countJobError(named.job)) });
+      named.job = job.name;
+      job.onRound = (seconds) => metrics.observeJobRound(job.name, seconds);
+      return job;
+    });
   }
 
   start(): void {

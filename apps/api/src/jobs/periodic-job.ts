@@ -15,9 +15,10 @@ export interface PeriodicJobOptions {
 /**
  * A job that runs one round at a time, each after the delay the previous one asked for; `stop`
  * clears the pending timer and waits for a round in progress. The timer does not keep the
- * process alive.
+ * process alive. Each finished round's duration goes to `onRound` (the /metrics histogram).
  */
 export function periodicJob({ name, firstDelayMs, round }: PeriodicJobOptions): Job {
+  const job: Job = { name, onRound: undefined, start: () => schedule(firstDelayMs), stop };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = false;
@@ -25,7 +26,9 @@ export function periodicJob({ name, firstDelayMs, round }: PeriodicJobOptions): 
   const schedule = (ms: number) => {
     if (stopped) return;
     timer = setTimeout(() => {
+      const began = performance.now();
       const current = round(isStopped).then((next) => {
+        job.onRound?.((performance.now() - began) / 1000);
         running = undefined;
         schedule(next);
       });
@@ -33,13 +36,10 @@ export function periodicJob({ name, firstDelayMs, round }: PeriodicJobOptions): 
     }, ms);
     timer.unref();
   };
-  return {
-    name,
-    start: () => schedule(firstDelayMs),
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  async function stop() {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  }
+  return job;
 }

@@ -29,7 +29,12 @@ export type LoginResult = { kind: 'success'; token: string; body: LoginSuccess }
 
 const TOUCH_AFTER_MS = 5 * 60 * 1000;
 
+/** The outcome of one password sign-in, told to `onLogin` (the /metrics counters). */
+export type LoginOutcome = 'success' | 'mfa_pending' | 'failure' | 'locked_out';
+
 export class AuthService {
+  /** Told every sign-in outcome; buildApp points it at the metrics (modules/metrics). */
+  onLogin: ((outcome: LoginOutcome) => void) | undefined;
   readonly #sessions: SessionsRepo;
   readonly #login: LoginRepo;
 
@@ -44,6 +49,19 @@ export class AuthService {
   }
 
   async login(login: string, password: string, ctx: LoginContext): Promise<LoginResult> {
+    try {
+      const result = await this.#attempt(login, password, ctx);
+      this.onLogin?.(result.kind === 'mfa' ? 'mfa_pending' : 'success');
+      return result;
+    } catch (error) {
+      if (error instanceof HttpProblem && (error.status === 401 || error.status === 429)) {
+        this.onLogin?.(error.code === 'auth.too_many_attempts' ? 'locked_out' : 'failure');
+      }
+      throw error;
+    }
+  }
+
+  async #attempt(login: string, password: string, ctx: LoginContext): Promise<LoginResult> {
     const ipKey = `ip:${ctx.ip}`;
     // One counter per account, whether it is addressed by username or by email address.
     const attempt = await this.#login.begin(login, ipKey, { user: USERNAME_POLICY, ip: IP_POLICY });

@@ -1,7 +1,10 @@
-import { HealthSchema } from '@palisade/contracts';
+import { HealthSchema, LivenessSchema, type Readiness, ReadinessSchema } from '@palisade/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { problems } from '#src/lib/route-schemas.js';
 import type { HealthRepo } from './health.repo.js';
+
+/** How long a readiness probe waits for the database before it answers 503. */
+export const READINESS_TIMEOUT_MS = 2000;
 
 export const healthRoutes: FastifyPluginAsyncZod<{ health: HealthRepo }> = async (app, { health }) => {
   app.get(
@@ -15,4 +18,46 @@ export const healthRoutes: FastifyPluginAsyncZod<{ health: HealthRepo }> = async
       return { status: 'ok' as const, database: 'ok' as const };
     },
   );
+
+  app.get(
+    '/api/v1/health/live',
+    {
+      schema: { tags: ['system'], summary: 'Liveness: the process answers (no database call)', response: { 200: LivenessSchema } },
+      config: { rateLimit: false },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/api/v1/health/ready',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Readiness: the database answers and no migration runs',
+        response: { 200: ReadinessSchema, 503: ReadinessSchema },
+      },
+      config: { rateLimit: false },
+    },
+    async (_request, reply) => {
+      const state = await readiness(health);
+      return reply.code(state.status === 'ready' ? 200 : 503).send(state);
+    },
+  );
 };
+
+async function readiness(health: HealthRepo): Promise<Readiness> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), READINESS_TIMEOUT_MS);
+  });
+  try {
+    const running = await Promise.race([health.migrationsRunning(), timeout]);
+    if (running === 'timeout') return { status: 'not_ready', database: 'unreachable', migrations: 'unknown' };
+    if (running) return { status: 'not_ready', database: 'ok', migrations: 'running' };
+    return { status: 'ready', database: 'ok', migrations: 'done' };
+  } catch {
+    return { status: 'not_ready', database: 'unreachable', migrations: 'unknown' };
+  } finally {
+    clearTimeout(timer);
+  }
+}

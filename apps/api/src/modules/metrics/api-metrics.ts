@@ -1,0 +1,172 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { DatabaseHandle } from '#src/db/client.js';
+import type { GatewayControl } from '#src/gateway-control/gateway-control.js';
+import { EventsRepo } from '#src/modules/events/events.repo.js';
+
+/** The outcome of one sign-in attempt (modules/auth), as counted by `palisade_logins_total`. */
+export type LoginOutcome = 'success' | 'mfa_pending' | 'failure' | 'locked_out';
+
+/** Every metric name the API registers; the Grafana dashboard test checks its expressions against these. */
+export const API_METRIC_NAMES = [
+  'palisade_http_requests_total',
+  'palisade_http_request_duration_seconds',
+  'palisade_db_pool_connections',
+  'palisade_db_pool_waiting',
+  'palisade_event_outbox_lag',
+  'palisade_job_round_duration_seconds',
+  'palisade_job_errors_total',
+  'palisade_gateways_connected',
+  'palisade_gateway_revision_lag',
+  'palisade_logins_total',
+  'palisade_login_lockouts_total',
+] as const;
+
+/** How long a computed outbox lag is reused: a scrape every few seconds costs one count at most. */
+export const OUTBOX_LAG_CACHE_MS = 5000;
+
+export interface ApiMetricsSources {
+  database: DatabaseHandle;
+  gatewayControl?: GatewayControl | undefined;
+}
+
+/**
+ * The API's Prometheus metrics in a registry of their own (one per app: several apps in one test
+ * process do not share series). Labels carry route templates, status codes, job names and
+ * location ids only, never a URL, a user name or anything a client typed.
+ */
+export class ApiMetrics {
+  readonly registry = new Registry();
+  readonly #requests: Counter<'method' | 'route' | 'status'>;
+  readonly #duration: Histogram<'method' | 'route' | 'status'>;
+  readonly #jobDuration: Histogram<'job'>;
+  readonly #jobErrors: Counter<'job'>;
+  readonly #logins: Counter<'result'>;
+  readonly #lockouts: Counter;
+  #lag: { value: number; at: number } | undefined;
+
+  constructor(sources: ApiMetricsSources) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'palisade_api_' });
+    this.#requests = new Counter({
+      name: 'palisade_http_requests_total',
+      help: 'HTTP requests answered, by method, route template and status code.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.#duration = new Histogram({
+      name: 'palisade_http_request_duration_seconds',
+      help: 'HTTP request latency in seconds, by method, route template and status code.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    });
+    const { database, gatewayControl } = sources;
+    new Gauge({
+      name: 'palisade_db_pool_connections',
+      help: 'PostgreSQL pool connections by state (in_use, idle); absent on the embedded database.',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const stats = database.poolStats?.();
+        if (!stats) return;
+        this.set({ state: 'in_use' }, stats.total - stats.idle);
+        this.set({ state: 'idle' }, stats.idle);
+      },
+    });
+    new Gauge({
+      name: 'palisade_db_pool_waiting',
+      help: 'Queries waiting for a PostgreSQL pool connection; absent on the embedded database.',
+      registers,
+      collect() {
+        const stats = database.poolStats?.();
+        if (stats) this.set(stats.waiting);
+      },
+    });
+    const events = new EventsRepo(database.db);
+    const lagOf = () => this.#outboxLag(events);
+    new Gauge({
+      name: 'palisade_event_outbox_lag',
+      help: "Events after the slowest consumer's cursor (webhooks, activity-log streams); 0 without consumers.",
+      registers,
+      async collect() {
+        // A database that does not answer must not fail the whole scrape: the series goes stale.
+        const lag = await lagOf().catch(() => undefined);
+        if (lag !== undefined) this.set(lag);
+      },
+    });
+    this.#jobDuration = new Histogram({
+      name: 'palisade_job_round_duration_seconds',
+      help: 'Duration of one round of a periodic background job, by job.',
+      labelNames: ['job'],
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
+      registers,
+    });
+    this.#jobErrors = new Counter({
+      name: 'palisade_job_errors_total',
+      help: 'Errors a background job logged (a failed round, delivery or purge step), by job.',
+      labelNames: ['job'],
+      registers,
+    });
+    new Gauge({
+      name: 'palisade_gateways_connected',
+      help: 'Gateways connected to this API process, by location id.',
+      labelNames: ['location_id'],
+      registers,
+      collect() {
+        this.reset();
+        for (const l of gatewayControl?.connectedGateways() ?? []) this.set({ location_id: String(l.locationId) }, l.gateways);
+      },
+    });
+    new Gauge({
+      name: 'palisade_gateway_revision_lag',
+      help: "Largest lag, in revisions, between a location's latest revision and what its connected gateways acknowledged.",
+      labelNames: ['location_id'],
+      registers,
+      collect() {
+        this.reset();
+        for (const l of gatewayControl?.connectedGateways() ?? []) this.set({ location_id: String(l.locationId) }, l.maxRevisionLag);
+      },
+    });
+    this.#logins = new Counter({
+      name: 'palisade_logins_total',
+      help: 'Password sign-in attempts by result: success, mfa_pending (password right, second step due), failure, locked_out.',
+      labelNames: ['result'],
+      registers,
+    });
+    for (const result of ['success', 'mfa_pending', 'failure', 'locked_out']) this.#logins.inc({ result }, 0);
+    this.#lockouts = new Counter({
+      name: 'palisade_login_lockouts_total',
+      help: 'Sign-in attempts refused because the account or the client address is locked out.',
+      registers,
+    });
+    this.#lockouts.inc(0);
+  }
+
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    const labels = { method, route, status: String(status) };
+    this.#requests.inc(labels);
+    this.#duration.observe(labels, seconds);
+  }
+
+  observeJobRound(job: string, seconds: number): void {
+    this.#jobDuration.observe({ job }, seconds);
+  }
+
+  countJobError(job: string): void {
+    this.#jobErrors.inc({ job });
+  }
+
+  countLogin(outcome: LoginOutcome): void {
+    this.#logins.inc({ result: outcome });
+    if (outcome === 'locked_out') this.#lockouts.inc();
+  }
+
+  async #outboxLag(events: EventsRepo): Promise<number> {
+    const now = Date.now();
+    if (this.#lag && now - this.#lag.at < OUTBOX_LAG_CACHE_MS) return this.#lag.value;
+    const cursor = await events.oldestConsumerCursor();
+    const value = cursor ? await events.countAfter(cursor) : 0;
+    this.#lag = { value, at: now };
+    return value;
+  }
+}
