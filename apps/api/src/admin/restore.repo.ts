@@ -1,0 +1,86 @@
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { DatabaseHandle } from '#src/db/client.js';
+import { findMigrationsFolder, runMigrations } from '#src/db/migrate.js';
+import { type Archive, ArchiveError } from './archive.js';
+import { isEmptyDatabase, quoteIdent, readJournal } from './catalog.repo.js';
+
+/** Rows per INSERT; tables that reference themselves go in one statement (checks at its end). */
+const BATCH = 1000;
+
+/**
+ * Whether this release can restore the archive: its migrations must be a prefix of this build's
+ * journal (an archive from a newer release is refused, before anything is touched).
+ */
+export function checkMigrationLevel(archive: Archive, migrationsFolder = findMigrationsFolder()): void {
+  const { applied, when, tag } = archive.manifest.migrations;
+  const entries = readJournal(migrationsFolder).entries;
+  if (applied > entries.length || (applied > 0 && entries[applied - 1]?.when !== when)) {
+    throw new ArchiveError(
+      `the backup comes from a newer Palisade (migration ${tag || applied}; this release knows ${entries.length} migrations up to ${entries.at(-1)?.tag}): upgrade Palisade first`,
+    );
+  }
+}
+
+/** A copy of the migrations folder whose journal stops after the first `count` migrations. */
+async function migrationsUpTo(count: number, folder = findMigrationsFolder()): Promise<string> {
+  const journal = readJournal(folder);
+  const entries = journal.entries.slice(0, count);
+  const dir = await mkdtemp(join(tmpdir(), 'palisade-migrations-'));
+  await mkdir(join(dir, 'meta'));
+  await writeFile(join(dir, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries }));
+  for (const e of entries) await copyFile(join(folder, `${e.tag}.sql`), join(dir, `${e.tag}.sql`));
+  return dir;
+}
+
+/**
+ * Loads an archive into an empty database: migrates to the archive's level, inserts every table
+ * (parents first, user triggers off so row counts, change feeds and events are taken as saved;
+ * the rows migrations seed are replaced by the saved ones),
+ * sets the sequences, then migrates to this release's level. All the data goes in one transaction.
+ */
+export async function restoreBackup(handle: DatabaseHandle, archive: Archive): Promise<void> {
+  checkMigrationLevel(archive);
+  if (!(await isEmptyDatabase(handle.db))) {
+    throw new ArchiveError('the target database is not empty: restore only into a new, empty database or data directory');
+  }
+  const partial = await migrationsUpTo(archive.manifest.migrations.applied);
+  try {
+    await runMigrations(handle, partial);
+  } finally {
+    await rm(partial, { recursive: true, force: true });
+  }
+  await handle.db.transaction(async (tx) => {
+    const { tables, sequences } = archive.manifest;
+    for (const t of tables) await tx.execute(sql.raw(`alter table public.${quoteIdent(t.name)} disable trigger user`));
+    // Rows the migrations seed (the settings row, row counts) are in the archive as they were saved.
+    for (const t of [...tables].reverse()) await tx.execute(sql.raw(`delete from public.${quoteIdent(t.name)}`));
+    for (const table of tables) {
+      const rows = archive.rows.get(table.name) ?? [];
+      if (rows.length === 0) continue;
+      const columns = table.columns.map((c) => quoteIdent(c.name)).join(', ');
+      const casts = table.columns.map((c, i) => `(r->>${i})::${c.type}`).join(', ');
+      const head = sql.raw(`insert into public.${quoteIdent(table.name)} (${columns}) overriding system value
+        select ${casts} from jsonb_array_elements(`);
+      const selfReferencing = await referencesItself(tx, table.name);
+      const size = selfReferencing ? rows.length : BATCH;
+      for (let i = 0; i < rows.length; i += size) {
+        const batch = JSON.stringify(rows.slice(i, i + size));
+        await tx.execute(sql`${head}${batch}::jsonb) as r`);
+      }
+    }
+    for (const t of tables) await tx.execute(sql.raw(`alter table public.${quoteIdent(t.name)} enable trigger user`));
+    for (const s of sequences) {
+      if (s.value !== null) await tx.execute(sql`select setval(${`public.${quoteIdent(s.name)}`}::regclass, ${s.value}::bigint, true)`);
+    }
+  });
+  await runMigrations(handle);
+}
+
+async function referencesItself(db: { execute: DatabaseHandle['db']['execute'] }, table: string): Promise<boolean> {
+  const result = (await db.execute(sql`select 1 from pg_constraint where contype = 'f' and conrelid = confrelid
+    and conrelid = ${`public.${quoteIdent(table)}`}::regclass`)) as unknown as { rows: unknown[] };
+  return result.rows.length > 0;
+}
