@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AgentStatus } from './control/agent.js';
+import type { GatewayMetrics } from './metrics.js';
 
 /**
  * `GET /health`: JSON for probes and operators. 200 while the interface holds an applied state,
@@ -33,10 +34,25 @@ export function healthBody(status: AgentStatus): { code: number; body: HealthBod
   };
 }
 
-/** Listens on `port` (0 = any free port); resolves once listening. */
-export async function startHealthServer(port: number, status: () => AgentStatus, host = '0.0.0.0'): Promise<Server> {
+/**
+ * Listens on `port` (0 = any free port); resolves once listening. With `metrics`, `GET /metrics`
+ * answers the Prometheus text too (docs/gateways.md).
+ */
+export async function startHealthServer(
+  port: number,
+  status: () => AgentStatus,
+  host = '0.0.0.0',
+  metrics?: GatewayMetrics,
+): Promise<Server> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
+    if (metrics && path === '/metrics' && req.method === 'GET') {
+      metrics.registry.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(text),
+        () => res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"metrics unavailable"}'),
+      );
+      return;
+    }
     if (path !== '/health' || (req.method !== 'GET' && req.method !== 'HEAD')) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
       return;

@@ -8,6 +8,7 @@ import { runSession } from './control/session.js';
 import { createControlTransport } from './control/transport.js';
 import { readEnvironment } from './env.js';
 import { startHealthServer } from './health.js';
+import { GatewayMetrics } from './metrics.js';
 import { gatewayIdentity } from './identity.js';
 import { checkInterface, checkTools, findExecutable, readCaFile } from './preflight.js';
 import { AGENT_VERSION } from './version.js';
@@ -22,9 +23,9 @@ import { AGENT_VERSION } from './version.js';
  */
 const log = (message: string) => console.log(`${new Date().toISOString()} ${message}`);
 
-async function listenHealth(config: Config, agent: Agent): Promise<Server> {
+async function listenHealth(config: Config, agent: Agent, metrics: GatewayMetrics): Promise<Server> {
   try {
-    return await startHealthServer(config.healthPort, agent.status);
+    return await startHealthServer(config.healthPort, agent.status, '0.0.0.0', metrics);
   } catch (e) {
     const reason = (e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'is already in use' : `cannot be used: ${(e as Error).message}`;
     throw new ConfigError(`${OPTIONS.healthPort.env} (${OPTIONS.healthPort.flag}): port ${config.healthPort} ${reason}`);
@@ -46,8 +47,10 @@ async function run(config: Config, path: string | undefined): Promise<void> {
   const hasNft = findExecutable('nft', path) !== undefined;
   if (!hasNft) log('nft (nftables) not found on PATH: a location with ACL enabled will fail to apply');
   const firewall = createNftFirewall({ ifname: config.ifname, runner, available: hasNft });
-  const agent = createAgent({ wireguard, firewall, identity: gatewayIdentity(config.ifname), log });
-  const health = await listenHealth(config, agent);
+  const metrics = new GatewayMetrics();
+  const agent = createAgent({ wireguard, firewall, identity: gatewayIdentity(config.ifname), log, metrics });
+  metrics.watch(agent.status);
+  const health = await listenHealth(config, agent, metrics);
   log(`palisade-gateway ${AGENT_VERSION}: /health on port ${(health.address() as { port: number }).port}, control plane ${config.grpcUrl}`);
   const abort = new AbortController();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => abort.abort());

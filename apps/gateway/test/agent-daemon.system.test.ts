@@ -9,7 +9,7 @@ import { deleteNs, ensureWireGuardTools, inNs, ip, isRoot, removeWireGuardSocket
  * The whole agent as operators run it (`bin/palisade-gateway.mjs`, configured by flags) inside a
  * network namespace, against a scripted control plane (test/support/scripted-control-plane.ts)
  * in the same namespace, with real WireGuard (`--userspace auto` → wireguard-go here). Checks the
- * wiring end to end: hello, snapshot + delta applied and acked, stats, /health, and that stopping
+ * wiring end to end: hello, snapshot + delta applied and acked, stats, /health, /metrics, and that stopping
  * the agent leaves the interface configured (fail-open). Needs root.
  */
 const canRun = isRoot() && ensureWireGuardTools();
@@ -136,6 +136,17 @@ describe.skipIf(!canRun)('palisade-gateway daemon (system: netns + wireguard-go 
       revisionEpoch: 'sys',
       peerCount: 3,
     });
+
+    // /metrics on the same port: peers, the acknowledged revision, timed applies (nft included), no reconnect.
+    const metrics = inNs(ns, ['curl', '-s', `http://127.0.0.1:${healthPort}/metrics`]);
+    const sample = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1]);
+    expect(sample('palisade_agent_peers')).toBe(3);
+    expect(sample('palisade_agent_acked_revision')).toBe(2);
+    expect(sample('palisade_agent_connected')).toBe(1);
+    expect(sample('palisade_agent_reconnects_total')).toBe(0);
+    expect(sample('palisade_agent_apply_duration_seconds_count\\{kind="snapshot",result="ok"\\}')).toBe(1);
+    expect(sample('palisade_agent_apply_duration_seconds_count\\{kind="delta",result="ok"\\}')).toBe(1);
+    expect(sample('palisade_agent_nft_duration_seconds_count\\{result="ok"\\}')).toBeGreaterThanOrEqual(1);
 
     const table = `table inet palisade_${ifname}`;
     expect(inNs(ns, ['nft', 'list', 'tables'])).toContain(table);

@@ -35,6 +35,14 @@ export interface AgentOptions {
   identity: GatewayIdentity;
   now?: () => number;
   log?: (message: string) => void;
+  /** Apply and nftables durations and reconnects for /metrics (src/metrics.ts). */
+  metrics?: AgentMetrics;
+}
+
+export interface AgentMetrics {
+  observeApply(kind: 'snapshot' | 'delta', ok: boolean, seconds: number): void;
+  observeFirewall(ok: boolean, seconds: number): void;
+  countReconnect(): void;
 }
 
 export interface HandleResult {
@@ -52,7 +60,7 @@ export interface AgentStatus {
   lastError: string | null;
 }
 
-export function createAgent({ wireguard, firewall, identity, now = Date.now, log = () => {} }: AgentOptions) {
+export function createAgent({ wireguard, firewall, identity, now = Date.now, log = () => {}, metrics }: AgentOptions) {
   let tracker = initialTrackerState();
   let desired: InterfaceState | null = null;
   let desiredFirewall: FirewallState | null = null;
@@ -63,6 +71,7 @@ export function createAgent({ wireguard, firewall, identity, now = Date.now, log
   let heard = false;
   /** Bumped per stream, so a stats read that straddles a reconnect cannot skew the new baseline. */
   let stream = 0;
+  const seconds = (since: number) => (performance.now() - since) / 1000;
 
   const toMessages = (effects: Effect[]) =>
     effects.flatMap((e) => {
@@ -86,7 +95,18 @@ export function createAgent({ wireguard, firewall, identity, now = Date.now, log
 
   async function applyFirewall(next: FirewallState | null, verify: boolean): Promise<void> {
     if (!firewall || next === null) return;
-    if (await firewall.apply(next, { verify })) {
+    const began = performance.now();
+    const applied = await firewall.apply(next, { verify }).then(
+      (changed) => {
+        metrics?.observeFirewall(true, seconds(began));
+        return changed;
+      },
+      (e: unknown) => {
+        metrics?.observeFirewall(false, seconds(began));
+        throw e;
+      },
+    );
+    if (applied) {
       log(
         next.managed
           ? `firewall ${firewall.table}: applied (${next.rules.size} rule(s))`
@@ -98,6 +118,8 @@ export function createAgent({ wireguard, firewall, identity, now = Date.now, log
 
   /** Runs the apply an effect asks for and feeds the outcome back to the tracker. */
   async function performApply(effect: Effect, message: ControlMessage): Promise<Effect[]> {
+    const kind = effect.type === 'apply-snapshot' ? 'snapshot' : 'delta';
+    const began = performance.now();
     try {
       if (effect.type === 'apply-snapshot' && message.kind.case === 'snapshot') {
         const next = desiredFromSnapshot(message.kind.value);
@@ -115,9 +137,11 @@ export function createAgent({ wireguard, firewall, identity, now = Date.now, log
         await applyTo(next, base, scope);
       }
       lastError = null;
+      metrics?.observeApply(kind, true, seconds(began));
       return advance({ type: 'applied' });
     } catch (e) {
       lastError = e instanceof Error ? e.message : String(e);
+      metrics?.observeApply(kind, false, seconds(began));
       log(`apply failed: ${lastError}`);
       model = null;
       desired = null;
@@ -130,6 +154,7 @@ export function createAgent({ wireguard, firewall, identity, now = Date.now, log
     /** A new stream is open: the hello to send first. Stats start from a full report. */
     connected(): GatewayMessage[] {
       statsBaseline = new Map();
+      if (stream > 0) metrics?.countReconnect();
       stream++;
       const effects = advance({ type: 'connected' });
       return effects
