@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '#src/app.js';
 import { type DatabaseHandle, openDatabase } from '#src/db/client.js';
+import { runMigrations } from '#src/db/migrate.js';
 import { locations, settings } from '#src/db/schema/index.js';
 import { parseEnv } from '#src/env.js';
 import { SecretBox, sha256 } from '#src/lib/crypto.js';
@@ -16,7 +17,9 @@ import { ADMIN_DATABASE_URL, databaseUrl, runPrefix } from '#test/db-urls.js';
 import { ADMIN_PASSWORD, createTestApp, ensureWorkerDatabase, type TestApp, USER_PASSWORD } from '#test/helpers.js';
 import { addDevice, createLocation } from '#test/network-fixtures.js';
 import { ArchiveError, decodeArchive, encodeArchive } from './archive.js';
+import { readJournal } from './catalog.repo.js';
 import { type AdminEnv, backupCommand, restoreCommand } from './commands.js';
+import { migrationsUpTo } from './restore.repo.js';
 
 /**
  * Backup of a filled PostgreSQL instance, restored into an empty data directory (embedded); that
@@ -241,10 +244,55 @@ describe('palisade-admin backup and restore', () => {
     expect(await publicTables()).toBe(0);
     expect(existsSync(join(tmp, 'x2', 'secret.key'))).toBe(false);
 
+    // A backup with the key file, restored where SECRET_KEY names another key.
+    const withKey = join(tmp, 'with-key.backup');
+    await backupCommand(env, withKey, { withoutKey: false }, quiet);
+    await expect(restoreCommand({ ...emptyTarget, SECRET_KEY: 'x'.repeat(40) }, withKey, quiet)).rejects.toThrow(
+      /SECRET_KEY is set and differs from the key in the backup/,
+    );
+    expect(await publicTables()).toBe(0);
+
     // A backup without the key restores, and says the key is needed.
     const restoredWarnings: string[] = [];
     await restoreCommand(emptyTarget, file, { info: () => undefined, warn: (l) => restoredWarnings.push(l) });
     expect(restoredWarnings.join('\n')).toMatch(/no secret key \(without-key\).*SECRET_KEY/);
     expect(await publicTables()).toBeGreaterThan(10);
+  }, 300_000);
+
+  it('restores a backup of an older release: migrated to its level, loaded, then migrated to the current one', async () => {
+    const journal = readJournal().entries;
+    const older = journal.length - 3;
+    const names = [`${runPrefix()}_restore_old_src`, `${runPrefix()}_restore_old_dst`];
+    for (const name of names) {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.query(`create database ${name}`);
+    }
+    try {
+      const old = await openDatabase({ databaseUrl: databaseUrl(names[0] ?? ''), dataDir: tmp });
+      const folder = await migrationsUpTo(older);
+      try {
+        await runMigrations(old, folder);
+        await old.db.execute(sql`insert into users (username, first_name, last_name, email) values ('old', 'O', 'Ld', 'old@example.com')`);
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+        await old.close();
+      }
+      const file = join(tmp, 'older.backup');
+      const env = { DATA_DIR: join(tmp, 'old-data'), DATABASE_URL: databaseUrl(names[0] ?? ''), SECRET_KEY: KEY };
+      const manifest = await backupCommand(env, file, { withoutKey: false }, quiet);
+      expect(manifest.migrations).toMatchObject({ applied: older, tag: journal[older - 1]?.tag });
+      await restoreCommand({ ...env, DATABASE_URL: databaseUrl(names[1] ?? '') }, file, quiet);
+      const c = new pg.Client({ connectionString: databaseUrl(names[1] ?? '') });
+      await c.connect();
+      try {
+        expect((await c.query('select count(*)::int as n from drizzle.__drizzle_migrations')).rows[0].n).toBe(journal.length);
+        expect((await c.query(`select username from users`)).rows).toEqual([{ username: 'old' }]);
+        expect((await c.query(`select n::int from row_counts where name = 'users'`)).rows).toEqual([{ n: 1 }]);
+      } finally {
+        await c.end();
+      }
+    } finally {
+      for (const name of names) await admin.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
+    }
   }, 300_000);
 });

@@ -25,7 +25,7 @@ export function checkMigrationLevel(archive: Archive, migrationsFolder = findMig
 }
 
 /** A copy of the migrations folder whose journal stops after the first `count` migrations. */
-async function migrationsUpTo(count: number, folder = findMigrationsFolder()): Promise<string> {
+export async function migrationsUpTo(count: number, folder = findMigrationsFolder()): Promise<string> {
   const journal = readJournal(folder);
   const entries = journal.entries.slice(0, count);
   const dir = await mkdtemp(join(tmpdir(), 'palisade-migrations-'));
