@@ -75,11 +75,17 @@ export function decodeArchive(data: Buffer): Archive {
       `backup format version ${manifest.format_version} is not supported by this release (reads ${ARCHIVE_FORMAT_VERSION})`,
     );
   }
+  if (!Array.isArray(manifest.tables) || !Array.isArray(manifest.sequences) || typeof manifest.migrations?.applied !== 'number') {
+    throw new ArchiveError('the backup is corrupted (incomplete manifest)');
+  }
+  const width = new Map(manifest.tables.map((t) => [t.name, t.columns.length]));
   const rows = new Map<string, (string | null)[][]>(manifest.tables.map((t) => [t.name, []]));
   for (const line of lines.slice(1)) {
     const [table, values] = parseLine(line, 'row') as [string, (string | null)[]];
     const list = rows.get(table);
-    if (!list || !Array.isArray(values)) throw new ArchiveError(`the backup is corrupted (row of unknown table ${table})`);
+    if (!list || !Array.isArray(values) || values.length !== width.get(table)) {
+      throw new ArchiveError(`the backup is corrupted (a row of ${String(table)} does not fit its table)`);
+    }
     list.push(values);
   }
   for (const table of manifest.tables) {

@@ -259,6 +259,34 @@ describe('palisade-admin backup and restore', () => {
     expect(await publicTables()).toBeGreaterThan(10);
   }, 300_000);
 
+  it('takes tables, order and column types from the migrated target, never SQL from the file', async () => {
+    const file = join(tmp, 'crafted.backup');
+    await backupCommand(await sourceEnv(), file, { withoutKey: true }, quiet);
+    const decoded = decodeArchive(await readFile(file));
+    const users = decoded.manifest.tables.find((t) => t.name === 'users');
+    const username = users?.columns.find((c) => c.name === 'username');
+    if (!users || !username) throw new Error('users.username missing from the backup');
+    username.type = 'text); drop table users; --';
+    await writeFile(file, encodeArchive(decoded));
+    const restored = join(tmp, 'crafted-ok');
+    await restoreCommand({ DATA_DIR: restored, DATABASE_URL: undefined, SECRET_KEY: KEY }, file, quiet);
+    const db = await openDatabase({ dataDir: restored });
+    try {
+      const names = (await db.db.execute(sql`select username from users order by username`)) as unknown as { rows: { username: string }[] };
+      expect(names.rows.map((r) => r.username)).toEqual(expect.arrayContaining(['admin', 'ann', 'bob']));
+    } finally {
+      await db.close();
+    }
+
+    username.name = 'user_name';
+    await writeFile(file, encodeArchive(decoded));
+    const refused = join(tmp, 'crafted-refused');
+    await expect(restoreCommand({ DATA_DIR: refused, DATABASE_URL: undefined, SECRET_KEY: KEY }, file, quiet)).rejects.toThrow(
+      /does not match the columns of users/,
+    );
+    expect(existsSync(join(refused, 'pgdata'))).toBe(false);
+  }, 300_000);
+
   it('restores a backup of an older release: migrated to its level, loaded, then migrated to the current one', async () => {
     const journal = readJournal().entries;
     const older = journal.length - 3;

@@ -2,10 +2,10 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { DatabaseHandle } from '#src/db/client.js';
+import type { DatabaseHandle, Db } from '#src/db/client.js';
 import { findMigrationsFolder, runMigrations } from '#src/db/migrate.js';
-import { type Archive, ArchiveError } from './archive.js';
-import { isEmptyDatabase, quoteIdent, readJournal } from './catalog.repo.js';
+import { type Archive, ArchiveError, type ArchiveTable } from './archive.js';
+import { isEmptyDatabase, quoteIdent, readJournal, storedColumns, tablesInDependencyOrder } from './catalog.repo.js';
 
 /** Rows per INSERT; tables that reference themselves go in one statement (checks at its end). */
 const BATCH = 1000;
@@ -53,7 +53,11 @@ export async function restoreBackup(handle: DatabaseHandle, archive: Archive): P
     await rm(partial, { recursive: true, force: true });
   }
   await handle.db.transaction(async (tx) => {
-    const { tables, sequences } = archive.manifest;
+    const db = tx as unknown as Db;
+    const { sequences } = archive.manifest;
+    // Tables, their order and column types come from the target (migrated to the archive's level),
+    // never from the file: the archive must name exactly the same tables and columns.
+    const tables = await matchTables(db, archive);
     for (const t of tables) await tx.execute(sql.raw(`alter table public.${quoteIdent(t.name)} disable trigger user`));
     // Rows the migrations seed (the settings row, row counts) are in the archive as they were saved.
     for (const t of [...tables].reverse()) await tx.execute(sql.raw(`delete from public.${quoteIdent(t.name)}`));
@@ -64,7 +68,7 @@ export async function restoreBackup(handle: DatabaseHandle, archive: Archive): P
       const casts = table.columns.map((c, i) => `(r->>${i})::${c.type}`).join(', ');
       const head = sql.raw(`insert into public.${quoteIdent(table.name)} (${columns}) overriding system value
         select ${casts} from jsonb_array_elements(`);
-      const selfReferencing = await referencesItself(tx, table.name);
+      const selfReferencing = await referencesItself(db, table.name);
       const size = selfReferencing ? rows.length : BATCH;
       for (let i = 0; i < rows.length; i += size) {
         const batch = JSON.stringify(rows.slice(i, i + size));
@@ -79,7 +83,30 @@ export async function restoreBackup(handle: DatabaseHandle, archive: Archive): P
   await runMigrations(handle);
 }
 
-async function referencesItself(db: { execute: DatabaseHandle['db']['execute'] }, table: string): Promise<boolean> {
+/**
+ * The target's tables in dependency order, each with the archive's column order and the target's
+ * column types; throws ArchiveError when the archive does not match the schema of its own level.
+ */
+async function matchTables(db: Db, archive: Archive): Promise<ArchiveTable[]> {
+  const saved = new Map(archive.manifest.tables.map((t) => [t.name, t]));
+  const order = await tablesInDependencyOrder(db);
+  const level = archive.manifest.migrations.tag;
+  const missing = [...order.filter((t) => !saved.has(t)), ...[...saved.keys()].filter((t) => !order.includes(t))];
+  if (missing.length > 0) throw new ArchiveError(`the backup does not match the tables of migration ${level} (${missing.join(', ')})`);
+  const tables: ArchiveTable[] = [];
+  for (const name of order) {
+    const table = saved.get(name) as ArchiveTable;
+    const types = new Map((await storedColumns(db, name)).map((c) => [c.name, c.type]));
+    const names = table.columns.map((c) => c.name);
+    if (names.length !== types.size || names.some((n) => !types.has(n))) {
+      throw new ArchiveError(`the backup does not match the columns of ${name} at migration ${level}`);
+    }
+    tables.push({ ...table, columns: names.map((n) => ({ name: n, type: types.get(n) as string })) });
+  }
+  return tables;
+}
+
+async function referencesItself(db: Db, table: string): Promise<boolean> {
   const result = (await db.execute(sql`select 1 from pg_constraint where contype = 'f' and conrelid = confrelid
     and conrelid = ${`public.${quoteIdent(table)}`}::regclass`)) as unknown as { rows: unknown[] };
   return result.rows.length > 0;
