@@ -41,14 +41,19 @@ beforeEach(() => {
 const save = (dialog: HTMLElement) => fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
 
 describe('OpenIdAppDialog', () => {
-  it('shows the spec §5 messages inline, per redirect URI row, and sends nothing while they stand', () => {
+  it('shows the spec §5 required-field messages inline and sends nothing while they stand', () => {
     const dialog = renderDialog();
     fireEvent.click(within(dialog).getByRole('checkbox', { name: 'openid' }));
     save(dialog);
     expect(within(dialog).getByLabelText('Name').getAttribute('aria-invalid')).toBe('true');
     expect(within(dialog).getAllByText('Field required')).toHaveLength(2);
     expect(within(dialog).getByText('Select at least one scope')).toBeTruthy();
+    expect(posted).toEqual([]);
+  });
 
+  it('shows the spec §5 redirect URI messages inline, per row, and sends nothing while they stand', () => {
+    const dialog = renderDialog();
+    fireEvent.change(within(dialog).getByLabelText('Name'), { target: { value: 'Grafana' } });
     fireEvent.change(within(dialog).getByLabelText('Redirect URI 1'), { target: { value: 'http://grafana.example.com/cb' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add redirect URI' }));
     fireEvent.change(within(dialog).getByLabelText('Redirect URI 2'), { target: { value: 'https://grafana.example.com/cb#x' } });
