@@ -165,6 +165,11 @@ export interface BuildAppOptions {
    * passes nothing (the built-in production key and free limits); no environment variable sets it.
    */
   licence?: LicenceOptions | undefined;
+  /**
+   * Benchmarks only (bench/metrics.ts): false builds the app without request metrics (no hook, no
+   * `/metrics`) to measure what they cost. main.ts and tests leave it on.
+   */
+  requestMetrics?: boolean | undefined;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -272,7 +277,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(errorHandlerPlugin);
-  await app.register(metricsPlugin, { metrics, token: env.METRICS_TOKEN });
+  if (options.requestMetrics !== false) await app.register(metricsPlugin, { metrics, token: env.METRICS_TOKEN });
   await app.register(securityHeadersPlugin);
   await app.register(cookie);
   if (env.RATE_LIMIT_PER_MINUTE > 0) {
