@@ -76,14 +76,14 @@ export class GatewayControl {
 
   /**
    * Connected gateways per location and the largest applied-revision lag among them (the
-   * location's latest known revision minus what the gateway acknowledged); read by /metrics.
+   * location's latest known revision minus what the gateway is known to have applied); read by /metrics.
    */
   connectedGateways(): { locationId: number; gateways: number; maxRevisionLag: number }[] {
     return [...this.#sessions].map(([locationId, set]) => {
       const known = this.#feeds.get(locationId)?.knownRevision ?? 0n;
       let lag = 0n;
       for (const session of set) {
-        const behind = known - session.ackedRevision;
+        const behind = known - session.confirmedRevision;
         if (behind > lag) lag = behind;
       }
       return { locationId, gateways: set.size, maxRevisionLag: Number(lag) };

@@ -43,6 +43,8 @@ export class GatewaySession {
   #epoch: string;
   #sent: bigint;
   #acked = 0n;
+  /** What this gateway is known to have applied (read by /metrics): its hello's revision when that needed no snapshot, then each ack. */
+  #confirmed = 0n;
   /** The start (which reads the location's state) is queued: wake-ups count from here on. */
   #started = false;
   #chain: Promise<void> = Promise.resolve();
@@ -63,9 +65,9 @@ export class GatewaySession {
     this.#sent = applied.revision;
   }
 
-  /** The last revision this gateway acknowledged on this stream (0 before its first ack). */
-  get ackedRevision(): bigint {
-    return this.#acked;
+  /** The revision this gateway is known to have applied (0 while a snapshot it needs is unacknowledged). */
+  get confirmedRevision(): bigint {
+    return this.#confirmed;
   }
 
   get key(): string {
@@ -121,6 +123,7 @@ export class GatewaySession {
     this.deps.feed.noteRevision(state.revision);
     const plan = planStart({ epoch: this.applied.epoch, applied: this.applied.revision }, state);
     if (plan.type === 'snapshot') return this.#sendSnapshot();
+    this.#confirmed = this.applied.revision;
     return this.#catchUp();
   }
 
@@ -131,6 +134,7 @@ export class GatewaySession {
     this.#epoch = snapshot.epoch;
     this.#sent = snapshot.revision;
     this.#acked = 0n;
+    this.#confirmed = 0n;
     return this.#catchUp();
   }
 
@@ -165,6 +169,7 @@ export class GatewaySession {
         );
         if (revision === undefined) return;
         this.#acked = revision;
+        this.#confirmed = revision;
         await this.deps.repo.acknowledge(this.gatewayRowId, this.#epoch, revision);
         return;
       }

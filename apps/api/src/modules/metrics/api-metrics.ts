@@ -119,7 +119,7 @@ export class ApiMetrics {
     });
     new Gauge({
       name: 'palisade_gateway_revision_lag',
-      help: "Largest lag, in revisions, between a location's latest revision and what its connected gateways acknowledged.",
+      help: "Largest lag, in revisions, between a location's latest revision and what its connected gateways are known to have applied.",
       labelNames: ['location_id'],
       registers,
       collect() {

@@ -64,5 +64,15 @@ describe('gateway series of GET /metrics', () => {
 
     g.close();
     await until('palisade_gateways_connected', location.id, undefined);
+
+    // A gateway that reconnects up to date gets no snapshot and acknowledges nothing: not behind.
+    const again = connectGateway(t.port, tokenRes.json().token, {
+      appliedRevisionEpoch: snapshot.revisionEpoch,
+      appliedRevision: delta.revision,
+    });
+    open.push(again);
+    await until('palisade_gateways_connected', location.id, 1);
+    await until('palisade_gateway_revision_lag', location.id, 0);
+    expect(again.received.map(snapshotOf).filter((s) => s !== undefined)).toEqual([]);
   });
 });
