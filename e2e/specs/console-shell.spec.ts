@@ -101,6 +101,7 @@ test('with the WireGuard module off its navigation, screens and device sections 
       'Provisioners',
       'OpenID apps',
       'Enrollment',
+      'Support',
       'Settings',
       'Activity log',
       'My profile',
