@@ -111,6 +111,21 @@ const IDENTITY_ROUTES = new Set([
   'DELETE /api/v1/group/:group/user/:username',
 ]);
 
+/**
+ * Routes outside `/api/v1` (no permission-table entry; the console's files come on top when it is
+ * built): the public API documentation, and GET /metrics, which takes METRICS_TOKEN as a bearer
+ * token (ADR-009).
+ */
+const OUTSIDE_API_ROUTES: string[] = [
+  'GET /api/docs',
+  'GET /api/docs/json',
+  'GET /api/docs/static/*',
+  'GET /api/docs/static/index.html',
+  'GET /api/docs/static/swagger-initializer.js',
+  'GET /api/docs/yaml',
+  'GET /metrics',
+];
+
 /** What each access level promises for each actor: 'allowed' = neither 401 nor 403. */
 const EXPECTED: Record<Access, Record<Actor, 401 | 403 | 'allowed'>> = {
   public: { anonymous: 'allowed', self: 'allowed', other: 'allowed', admin: 'allowed' },
@@ -195,6 +210,20 @@ describe('route-walking authorization', () => {
         expect(res.json().code, where).toBe(expected === 401 ? 'auth.unauthenticated' : 'auth.forbidden');
         expect(changed, `${where}: a refused call wrote to the database`).toBe(false);
       }
+    }
+  });
+
+  it('outside /api/v1 only the API documentation and the token-guarded /metrics are routes', async () => {
+    // Not in the permission table: a new route here must be justified (and guarded) like /metrics.
+    const outside = [
+      ...new Set(walk.registered.filter((r) => !r.url.startsWith('/api/v1') && r.method !== 'HEAD').map((r) => `${r.method} ${r.url}`)),
+    ];
+    expect(outside.sort()).toEqual(OUTSIDE_API_ROUTES);
+    const f = await fixture();
+    for (const cookie of [undefined, await sessionFor(f.adminId)]) {
+      const res = await t.request('GET', '/metrics', { cookie });
+      expect(res.statusCode, 'a session is not a metrics credential').toBe(401);
+      expect(res.json().code).toBe('auth.unauthenticated');
     }
   });
 

@@ -23,8 +23,8 @@ export interface RouteWalk {
 export async function startRouteWalk(): Promise<RouteWalk> {
   const registered: { method: string; url: string }[] = [];
   const t = await createTestApp(
-    // POST /mail/support needs an address to send to.
-    { SUPPORT_EMAIL: 'support@walk.example' },
+    // POST /mail/support needs an address to send to; GET /metrics exists only with its token.
+    { SUPPORT_EMAIL: 'support@walk.example', METRICS_TOKEN: 'walk-metrics-token-0123456789' },
     {
       onRoute: (route) => {
         for (const method of [route.method].flat()) registered.push({ method, url: route.url });
