@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import { ControlRepo } from '#src/gateway-control/control.repo.js';
 import { ADMIN_DATABASE_URL, databaseUrl, runPrefix } from '#test/db-urls.js';
 import { ADMIN_PASSWORD, createTestApp, ensureWorkerDatabase, type TestApp, USER_PASSWORD } from '#test/helpers.js';
 import { addDevice, createLocation } from '#test/network-fixtures.js';
-import { ArchiveError, decodeArchive, encodeArchive } from './archive.js';
+import { ArchiveError, type Manifest } from './archive.js';
 import { readJournal } from './catalog.repo.js';
 import { type AdminEnv, backupCommand, restoreCommand } from './commands.js';
 import { migrationsUpTo } from './restore.repo.js';
@@ -30,6 +31,19 @@ import { migrationsUpTo } from './restore.repo.js';
 const KEY = 'backup-test-secret-key-0123456789abcdefghijklmnop';
 const SMTP_PASSWORD = 'smtp-pass-Sup3r';
 const quiet = { info: () => undefined, warn: () => undefined };
+
+/** An archive's manifest and row lines, for crafting altered archives. */
+function decodeArchive(data: Buffer): { manifest: Manifest; rows: string[] } {
+  const lines = gunzipSync(data).toString('utf8').trimEnd().split('\n');
+  return { manifest: JSON.parse(lines[0] ?? '{}'), rows: lines.slice(1, -1) };
+}
+
+/** An archive with a valid checksum (what a crafted file can have). */
+function encodeArchive({ manifest, rows }: { manifest: Manifest; rows: string[] }): Buffer {
+  const body = `${[JSON.stringify(manifest), ...rows].join('\n')}\n`;
+  const sha256 = createHash('sha256').update(body).digest('hex');
+  return gzipSync(`${body}${JSON.stringify({ end: true, sha256 })}\n`);
+}
 
 describe('palisade-admin backup and restore', () => {
   let source: TestApp;
@@ -233,6 +247,13 @@ describe('palisade-admin backup and restore', () => {
     const text = gunzipSync(archive).toString();
     await writeFile(join(tmp, 'edited'), gzipSync(text.replace('"ann"', '"eve"')));
     await expect(restoreCommand(emptyTarget, join(tmp, 'edited'), quiet)).rejects.toThrow(/checksum mismatch/);
+
+    // A valid checksum but rows that do not match the manifest (a crafted or mis-edited file).
+    const miscounted = decodeArchive(archive);
+    const usersTable = miscounted.manifest.tables.find((t) => t.name === 'users');
+    if (usersTable) usersTable.rows += 1;
+    await writeFile(join(tmp, 'miscounted'), encodeArchive(miscounted));
+    await expect(restoreCommand(emptyTarget, join(tmp, 'miscounted'), quiet)).rejects.toThrow(/users: \d+ rows, the manifest says \d+/);
 
     // Newer than the code: a migration this build does not know.
     const lines = text.trimEnd().split('\n');

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv } from '#test/child-env.js';
 import { ensureWorkerDatabase } from '#test/helpers.js';
-import { decodeArchive } from './archive.js';
+import { verifyArchive } from './archive.js';
 
 /** The palisade-admin program itself: arguments, environment, exit status and messages. */
 
@@ -49,7 +49,7 @@ describe('palisade-admin', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/Backup written to .*pg\.backup: \d+ tables, \d+ rows, postgresql database at migration \d{4}_/);
     expect(run.stderr).toMatch(/does NOT contain the secret key/);
-    const { manifest } = decodeArchive(await readFile(out));
+    const manifest = await verifyArchive(out);
     expect(manifest.secret_key).toEqual({ included: false, reason: 'secret-key-variable' });
   }, 120_000);
 

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { type DatabaseHandle, openDatabase } from '#src/db/client.js';
 import type { Env } from '#src/env.js';
 import { secureDataDir } from '#src/lib/data-dir.js';
-import { type Archive, ArchiveError, decodeArchive, encodeArchive, type Manifest } from './archive.js';
+import { ArchiveError, type Manifest, verifyArchive } from './archive.js';
 import { createBackup } from './backup.repo.js';
 import { checkMigrationLevel, restoreBackup } from './restore.repo.js';
 
@@ -41,20 +41,19 @@ export async function backupCommand(env: AdminEnv, out: string, options: { witho
       : { included: true, value: (await readFile(keyFile(env.DATA_DIR), 'utf8')).trim() };
   }
   const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolSize: 2 });
-  let archive: Archive;
+  let manifest: Manifest;
   try {
-    archive = await createBackup(handle, { secretKey });
+    manifest = await createBackup(handle, out, { secretKey });
   } finally {
     await handle.close();
   }
-  await writeFile(out, encodeArchive(archive), { mode: 0o600 });
-  const rows = archive.manifest.tables.reduce((n, t) => n + t.rows, 0);
+  const rows = manifest.tables.reduce((n, t) => n + t.rows, 0);
   io.info(
-    `Backup written to ${out}: ${archive.manifest.tables.length} tables, ${rows} rows, ${archive.manifest.database} database at migration ${archive.manifest.migrations.tag}.`,
+    `Backup written to ${out}: ${manifest.tables.length} tables, ${rows} rows, ${manifest.database} database at migration ${manifest.migrations.tag}.`,
   );
   if (secretKey.included) io.info('The backup contains the secret key file: store it as carefully as the key itself.');
   else io.warn(KEY_WARNING);
-  return archive.manifest;
+  return manifest;
 }
 
 /**
@@ -62,15 +61,9 @@ export async function backupCommand(env: AdminEnv, out: string, options: { witho
  * directory without an embedded database. Everything is checked before anything is written.
  */
 export async function restoreCommand(env: AdminEnv, input: string, io: Output): Promise<Manifest> {
-  let data: Buffer;
-  try {
-    data = await readFile(input);
-  } catch (error) {
-    throw new ArchiveError(`cannot read ${input}: ${(error as Error).message}`);
-  }
-  const archive = decodeArchive(data);
-  checkMigrationLevel(archive);
-  const key = archive.manifest.secret_key;
+  const manifest = await verifyArchive(input);
+  checkMigrationLevel(manifest);
+  const key = manifest.secret_key;
   if (key.included) {
     if (env.SECRET_KEY && env.SECRET_KEY !== key.value) {
       throw new ArchiveError(
@@ -92,7 +85,7 @@ export async function restoreCommand(env: AdminEnv, input: string, io: Output): 
   let handle: DatabaseHandle | undefined;
   try {
     handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolSize: 2 });
-    await restoreBackup(handle, archive);
+    await restoreBackup(handle, input, manifest);
   } catch (error) {
     await handle?.close().catch(() => undefined);
     handle = undefined;
@@ -106,14 +99,14 @@ export async function restoreCommand(env: AdminEnv, input: string, io: Output): 
     await secureDataDir(env.DATA_DIR);
     await writeFile(keyFile(env.DATA_DIR), `${key.value}\n`, { mode: 0o600 });
   }
-  const rows = archive.manifest.tables.reduce((n, t) => n + t.rows, 0);
+  const rows = manifest.tables.reduce((n, t) => n + t.rows, 0);
   io.info(
-    `Restored ${rows} rows from ${input} (${archive.manifest.database}, ${archive.manifest.created_at}) into ${embedded ? `the embedded database in ${pgdata(env.DATA_DIR)}` : 'the PostgreSQL database of DATABASE_URL'}.`,
+    `Restored ${rows} rows from ${input} (${manifest.database}, ${manifest.created_at}) into ${embedded ? `the embedded database in ${pgdata(env.DATA_DIR)}` : 'the PostgreSQL database of DATABASE_URL'}.`,
   );
   if (!key.included) {
     io.warn(
       `WARNING: the backup holds no secret key (${key.reason}). Start Palisade with the original SECRET_KEY (or put the original key file at ${keyFile(env.DATA_DIR)}); otherwise encrypted secrets cannot be read.`,
     );
   }
-  return archive.manifest;
+  return manifest;
 }

@@ -4,18 +4,18 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { DatabaseHandle, Db } from '#src/db/client.js';
 import { findMigrationsFolder, runMigrations } from '#src/db/migrate.js';
-import { type Archive, ArchiveError, type ArchiveTable } from './archive.js';
+import { ArchiveError, type ArchiveTable, archiveRows, type Manifest, type Row } from './archive.js';
 import { isEmptyDatabase, quoteIdent, readJournal, storedColumns, tablesInDependencyOrder } from './catalog.repo.js';
 
-/** Rows per INSERT; tables that reference themselves go in one statement (checks at its end). */
+/** Rows per INSERT; a table that references itself goes in one statement (checks at its end). */
 const BATCH = 1000;
 
 /**
  * Whether this release can restore the archive: its migrations must be a prefix of this build's
  * journal (an archive from a newer release is refused, before anything is touched).
  */
-export function checkMigrationLevel(archive: Archive, migrationsFolder = findMigrationsFolder()): void {
-  const { applied, when, tag } = archive.manifest.migrations;
+export function checkMigrationLevel(manifest: Manifest, migrationsFolder = findMigrationsFolder()): void {
+  const { applied, when, tag } = manifest.migrations;
   const entries = readJournal(migrationsFolder).entries;
   if (applied > entries.length || (applied > 0 && entries[applied - 1]?.when !== when)) {
     throw new ArchiveError(
@@ -41,12 +41,12 @@ export async function migrationsUpTo(count: number, folder = findMigrationsFolde
  * the rows migrations seed are replaced by the saved ones),
  * sets the sequences, then migrates to this release's level. All the data goes in one transaction.
  */
-export async function restoreBackup(handle: DatabaseHandle, archive: Archive): Promise<void> {
-  checkMigrationLevel(archive);
+export async function restoreBackup(handle: DatabaseHandle, path: string, manifest: Manifest): Promise<void> {
+  checkMigrationLevel(manifest);
   if (!(await isEmptyDatabase(handle.db))) {
     throw new ArchiveError('the target database is not empty: restore only into a new, empty database or data directory');
   }
-  const partial = await migrationsUpTo(archive.manifest.migrations.applied);
+  const partial = await migrationsUpTo(manifest.migrations.applied);
   try {
     await runMigrations(handle, partial);
   } finally {
@@ -54,43 +54,56 @@ export async function restoreBackup(handle: DatabaseHandle, archive: Archive): P
   }
   await handle.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
-    const { sequences } = archive.manifest;
     // Tables, their order and column types come from the target (migrated to the archive's level),
     // never from the file: the archive must name exactly the same tables and columns.
-    const tables = await matchTables(db, archive);
+    const tables = await matchTables(db, manifest);
     for (const t of tables) await tx.execute(sql.raw(`alter table public.${quoteIdent(t.name)} disable trigger user`));
     // Rows the migrations seed (the settings row, row counts) are in the archive as they were saved.
     for (const t of [...tables].reverse()) await tx.execute(sql.raw(`delete from public.${quoteIdent(t.name)}`));
-    for (const table of tables) {
-      const rows = archive.rows.get(table.name) ?? [];
-      if (rows.length === 0) continue;
-      const columns = table.columns.map((c) => quoteIdent(c.name)).join(', ');
-      const casts = table.columns.map((c, i) => `(r->>${i})::${c.type}`).join(', ');
-      const head = sql.raw(`insert into public.${quoteIdent(table.name)} (${columns}) overriding system value
-        select ${casts} from jsonb_array_elements(`);
-      const selfReferencing = await referencesItself(db, table.name);
-      const size = selfReferencing ? rows.length : BATCH;
-      for (let i = 0; i < rows.length; i += size) {
-        const batch = JSON.stringify(rows.slice(i, i + size));
-        await tx.execute(sql`${head}${batch}::jsonb) as r`);
+    const byName = new Map(tables.map((t) => [t.name, t]));
+    const selfReferencing = new Set<string>();
+    for (const t of tables) if (await referencesItself(db, t.name)) selfReferencing.add(t.name);
+    let batch: Row[] = [];
+    let current: ArchiveTable | undefined;
+    const flush = async () => {
+      if (current && batch.length > 0) await insertRows(db, current, batch);
+      batch = [];
+    };
+    for await (const [name, values] of archiveRows(path)) {
+      if (name !== current?.name) {
+        await flush();
+        current = byName.get(name);
+        if (!current) throw new ArchiveError(`the backup is corrupted (rows of unknown table ${name})`);
       }
+      batch.push(values);
+      if (batch.length >= BATCH && !selfReferencing.has(name)) await flush();
     }
+    await flush();
     for (const t of tables) await tx.execute(sql.raw(`alter table public.${quoteIdent(t.name)} enable trigger user`));
-    for (const s of sequences) {
+    for (const s of manifest.sequences) {
       if (s.value !== null) await tx.execute(sql`select setval(${`public.${quoteIdent(s.name)}`}::regclass, ${s.value}::bigint, true)`);
     }
   });
   await runMigrations(handle);
 }
 
+/** One INSERT of `rows` (values as text, cast to the target's column types). */
+async function insertRows(db: Db, table: ArchiveTable, rows: Row[]): Promise<void> {
+  const columns = table.columns.map((c) => quoteIdent(c.name)).join(', ');
+  const casts = table.columns.map((c, i) => `(r->>${i})::${c.type}`).join(', ');
+  const head = sql.raw(`insert into public.${quoteIdent(table.name)} (${columns}) overriding system value
+    select ${casts} from jsonb_array_elements(`);
+  await db.execute(sql`${head}${JSON.stringify(rows)}::jsonb) as r`);
+}
+
 /**
  * The target's tables in dependency order, each with the archive's column order and the target's
  * column types; throws ArchiveError when the archive does not match the schema of its own level.
  */
-async function matchTables(db: Db, archive: Archive): Promise<ArchiveTable[]> {
-  const saved = new Map(archive.manifest.tables.map((t) => [t.name, t]));
+async function matchTables(db: Db, manifest: Manifest): Promise<ArchiveTable[]> {
+  const saved = new Map(manifest.tables.map((t) => [t.name, t]));
   const order = await tablesInDependencyOrder(db);
-  const level = archive.manifest.migrations.tag;
+  const level = manifest.migrations.tag;
   const missing = [...order.filter((t) => !saved.has(t)), ...[...saved.keys()].filter((t) => !order.includes(t))];
   if (missing.length > 0) throw new ArchiveError(`the backup does not match the tables of migration ${level} (${missing.join(', ')})`);
   const tables: ArchiveTable[] = [];
