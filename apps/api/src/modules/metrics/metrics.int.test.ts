@@ -86,7 +86,10 @@ describe('GET /metrics and the health probes', () => {
     const ip = '203.0.113.77';
     let locked = false;
     for (let i = 0; i < 8 && !locked; i++) {
-      const res = await t.request('POST', '/api/v1/auth', { payload: { username: 'admin', password: SECRET_PASSWORD }, remoteAddress: ip });
+      const res = await t.request('POST', '/api/v1/auth', {
+        payload: { username: 'metrics-ghost', password: SECRET_PASSWORD },
+        remoteAddress: ip,
+      });
       locked = res.statusCode === 429;
     }
     expect(locked).toBe(true);
@@ -98,10 +101,11 @@ describe('GET /metrics and the health probes', () => {
     expect(delta('palisade_logins_total', { result: 'locked_out' })).toBe(1);
     expect(delta('palisade_login_lockouts_total')).toBe(1);
     expect(text).not.toContain(SECRET_PASSWORD);
+    expect(text).not.toContain('metrics-ghost');
     expect(text).not.toContain(ip);
     expect(text).not.toContain(TOKEN);
     const labelValues = after.flatMap((s) => Object.values(s.labels));
-    expect(labelValues.filter((v) => /admin|@/.test(v))).toEqual([]);
+    expect(labelValues.filter((v) => /admin|ghost|@/.test(v))).toEqual([]);
   });
 
   it('live answers 200 and ready answers 200 with a reachable, migrated database', async () => {
