@@ -14,6 +14,7 @@ import { locations, settings } from '#src/db/schema/index.js';
 import { parseEnv } from '#src/env.js';
 import { SecretBox, sha256 } from '#src/lib/crypto.js';
 import { ControlRepo } from '#src/gateway-control/control.repo.js';
+import { EventsRepo } from '#src/modules/events/events.repo.js';
 import { ADMIN_DATABASE_URL, databaseUrl, runPrefix } from '#test/db-urls.js';
 import { ADMIN_PASSWORD, createTestApp, ensureWorkerDatabase, type TestApp, USER_PASSWORD } from '#test/helpers.js';
 import { addDevice, createLocation } from '#test/network-fixtures.js';
@@ -134,6 +135,14 @@ describe('palisade-admin backup and restore', () => {
       expect(box.decrypt(location?.privateKeyEnc ?? '')).toBe(expected.privateKey);
       const [row] = await database.db.select().from(settings);
       expect(box.decrypt(row?.smtpPassword ?? '')).toBe(SMTP_PASSWORD);
+      // The restored event outbox: a new event sorts after every restored one, so consumers
+      // (webhooks, streams) reading from a restored cursor see it.
+      const [last] = (
+        (await database.db.execute(sql`select tx_id::text as tx, id from events order by tx_id desc, id desc limit 1`)) as unknown as {
+          rows: { tx: string; id: number | string }[];
+        }
+      ).rows;
+      expect(last).toBeDefined();
       // Sequences continue: new rows get new ids.
       const created = await app.inject({
         method: 'POST',
@@ -144,6 +153,8 @@ describe('palisade-admin backup and restore', () => {
       expect(created.statusCode, created.body).toBe(201);
       const dev = await addDevice(app, cookie, newUser);
       expect(dev.device.id).toBeGreaterThan(expected.maxDeviceId);
+      const later = await new EventsRepo(database.db).readAfter({ tx: last?.tx ?? '0', id: Number(last?.id) }, 100);
+      expect(JSON.stringify(later)).toContain(newUser);
       // What the next backup of this instance must hold.
       expected.users = [...expected.users, newUser].sort();
       expected.maxDeviceId = dev.device.id;

@@ -85,6 +85,48 @@ export async function restoreBackup(handle: DatabaseHandle, path: string, manife
     }
   });
   await runMigrations(handle);
+  await rebaseTransactionIds(handle.db);
+}
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/**
+ * Transaction ids saved in `xid8` columns (the event outbox's `tx_id`, consumer cursors) come
+ * from the source cluster's counter; the target's counter may be far below or above them. New
+ * events must sort after every restored event and cursor (modules/events: consumers read in
+ * `(tx_id, id)` order), so the restored ids are replaced, order kept, by 3, 4, 5, … (0 stays 0),
+ * after the target's counter has been moved past that range when it is not already.
+ */
+async function rebaseTransactionIds(db: Db): Promise<void> {
+  const columns = rowsOf<{ t: string; c: string }>(
+    await db.execute(sql`select c.relname as t, a.attname as c from pg_attribute a join pg_class c on c.oid = a.attrelid
+      where c.relnamespace = 'public'::regnamespace and c.relkind = 'r' and a.attnum > 0 and not a.attisdropped
+        and a.atttypid = 'xid8'::regtype order by 1, 2`),
+  );
+  if (columns.length === 0) return;
+  const values = columns.map(({ t, c }) => `select ${quoteIdent(c)}::text::numeric as v from public.${quoteIdent(t)}`).join(' union ');
+  const [count] = rowsOf<{ n: number | string }>(await db.execute(sql.raw(`select count(*) as n from (${values}) s where v > 0`)));
+  const needed = Number(count?.n ?? 0) + 10;
+  // Each autocommitted call takes one transaction id.
+  for (;;) {
+    const [current] = rowsOf<{ x: string }>(await db.execute(sql`select pg_current_xact_id()::text as x`));
+    if (Number(current?.x ?? 0) > needed) break;
+  }
+  await db.transaction(async (tx) => {
+    await tx.execute(
+      sql.raw(`create temporary table palisade_xid_map on commit drop as
+      select v, (2 + dense_rank() over (order by v))::text::xid8 as n from (${values}) s where v > 0`),
+    );
+    for (const { t, c } of columns) {
+      await tx.execute(sql.raw(`alter table public.${quoteIdent(t)} disable trigger user`));
+      await tx.execute(
+        sql.raw(
+          `update public.${quoteIdent(t)} x set ${quoteIdent(c)} = m.n from palisade_xid_map m where x.${quoteIdent(c)}::text::numeric = m.v`,
+        ),
+      );
+      await tx.execute(sql.raw(`alter table public.${quoteIdent(t)} enable trigger user`));
+    }
+  });
 }
 
 /** One INSERT of `rows` (values as text, cast to the target's column types). */
