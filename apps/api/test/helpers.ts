@@ -68,6 +68,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * `url` with `query` appended, every own key sent as it is. (light-my-request's `query` option
+ * assigns the keys onto an object, so a key such as `__proto__` never reached the server.)
+ */
+function withQuery(url: string, query: Record<string, string | string[]>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) for (const v of Array.isArray(value) ? value : [value]) params.append(key, v);
+  const search = params.toString();
+  return search === '' ? url : `${url}${url.includes('?') ? '&' : '?'}${search}`;
+}
+
 let deleteScript: Promise<string> | undefined;
 
 /**
@@ -138,8 +149,7 @@ export async function createTestApp(
   const request = (method: HttpMethod, url: string, options: RequestOptions = {}) =>
     app.inject({
       method,
-      url,
-      ...(options.query ? { query: options.query } : {}),
+      url: options.query ? withQuery(url, options.query) : url,
       ...(options.payload !== undefined ? { payload: options.payload as string } : {}),
       ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
       headers: { ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers },
