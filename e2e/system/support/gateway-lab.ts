@@ -62,6 +62,14 @@ export async function stopProcess(child: ChildProcess | undefined, graceMs = 10_
   clearTimeout(timer);
 }
 
+/** Sends `signal` to `child` and resolves when it has exited (at once when it already has). */
+export async function killChild(child: ChildProcess | undefined, signal: NodeJS.Signals): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill(signal);
+  await exited;
+}
+
 // ------------------------------------------------------------------------------------------------
 // PostgreSQL database of the test (psql as the `palisade` role of scripts/ensure-postgres.sh)
 
@@ -127,6 +135,16 @@ export class ApiProcess {
 
   async stop(): Promise<void> {
     await stopProcess(this.child);
+    this.child = undefined;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Sends `signal` (e.g. SIGKILL for a crash) and resolves when the process has exited. */
+  async kill(signal: NodeJS.Signals): Promise<void> {
+    await killChild(this.child, signal);
     this.child = undefined;
   }
 }
@@ -204,6 +222,18 @@ export class AgentProcess {
 
   async stop(): Promise<void> {
     await stopProcess(this.child);
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /**
+   * Sends `signal` to the agent (the node process under `ip netns exec`, which execs it) and
+   * resolves when it has exited.
+   */
+  async kill(signal: NodeJS.Signals): Promise<void> {
+    await killChild(this.child, signal);
   }
 }
 
