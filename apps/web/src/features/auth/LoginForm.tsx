@@ -2,9 +2,10 @@ import { LoginBodySchema, type MfaRequired } from '@palisade/contracts';
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { FormEvent } from 'react';
 import { Button } from '@/components/Button';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { TextField } from '@/components/TextField';
 import { useTranslation } from '@/i18n/use-translation';
-import { hasCode, problemMessage } from '@/lib/problem-message';
+import { hasCode } from '@/lib/problem-message';
 import { useZodForm } from '@/lib/use-zod-form';
 import { isMfaRequired, useLoginMutation } from './auth.mutations';
 
@@ -41,11 +42,7 @@ export function LoginForm({ instance, onMfaRequired }: LoginFormProps) {
     <form className="auth-form" onSubmit={onSubmit} noValidate>
       <h1 className="auth-form__title">{t('login.title')}</h1>
       <p className="auth-form__subtitle">{t('login.subtitle', { instance })}</p>
-      {showBanner ? (
-        <div className="banner banner--error" role="alert">
-          {problemMessage(t, login.error)}
-        </div>
-      ) : null}
+      <FormErrorBanner error={showBanner ? login.error : null} />
       <TextField
         label={t('login.username')}
         name="username"

@@ -1,8 +1,8 @@
 import { type FormEvent, useId } from 'react';
 import { Button } from '@/components/Button';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { TextField } from '@/components/TextField';
 import { useTranslation } from '@/i18n/use-translation';
-import { problemMessage } from '@/lib/problem-message';
 import { useZodForm } from '@/lib/use-zod-form';
 import { PasswordChecklist } from './PasswordChecklist';
 import { NewPasswordFormSchema } from './password-form';
@@ -30,11 +30,7 @@ export function NewPasswordForm({ title, intro, submitLabel, isPending, onSubmit
     <form className="auth-form" onSubmit={submit} noValidate>
       <h1 className="auth-form__title">{title}</h1>
       {intro ? <p className="auth-form__subtitle">{intro}</p> : null}
-      {form.formError ? (
-        <p className="banner banner--error" role="alert">
-          {problemMessage(t, form.formError)}
-        </p>
-      ) : null}
+      <FormErrorBanner error={form.formError} />
       <TextField
         label={t('password.new')}
         name="password"

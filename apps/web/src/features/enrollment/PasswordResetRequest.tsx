@@ -3,9 +3,9 @@ import { useMutation } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { FormEvent } from 'react';
 import { Button } from '@/components/Button';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { TextField } from '@/components/TextField';
 import { useTranslation } from '@/i18n/use-translation';
-import { problemMessage } from '@/lib/problem-message';
 import { useZodForm } from '@/lib/use-zod-form';
 import { requestPasswordReset } from './password-reset.api';
 
@@ -33,11 +33,7 @@ export function PasswordResetRequest() {
     <form className="auth-form" onSubmit={onSubmit} noValidate>
       <h1 className="auth-form__title">{t('reset.requestTitle')}</h1>
       <p className="auth-form__subtitle">{t('reset.requestIntro')}</p>
-      {form.formError ? (
-        <p className="banner banner--error" role="alert">
-          {problemMessage(t, form.formError)}
-        </p>
-      ) : null}
+      <FormErrorBanner error={form.formError} />
       <TextField
         label={t('reset.email')}
         name="email"

@@ -1,7 +1,7 @@
 import { Button } from '@/components/Button';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { useTranslation } from '@/i18n/use-translation';
 import { useLeaveGuard } from '@/lib/use-leave-guard';
-import { problemMessage } from '@/lib/problem-message';
 
 /** Every settings tab asks before its unsaved changes are left behind (another tab or page, reload). */
 export function useSettingsLeaveGuard(isDirty: boolean): void {
@@ -22,11 +22,7 @@ export function SettingsFormActions({ isDirty, isSaving, error, onReset }: Setti
   const { t } = useTranslation();
   return (
     <div className="settings__actions">
-      {error ? (
-        <p className="banner banner--error" role="alert">
-          {problemMessage(t, error)}
-        </p>
-      ) : null}
+      <FormErrorBanner error={error} />
       <div className="form-actions">
         {isDirty ? <span className="settings__dirty">{t('settings.unsaved')}</span> : null}
         <Button onClick={onReset} disabled={!isDirty || isSaving}>

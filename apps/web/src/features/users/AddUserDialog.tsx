@@ -1,6 +1,7 @@
 import { CreateUserBodySchema } from '@palisade/contracts';
 import { type FormEvent, useId, useState } from 'react';
 import { Dialog, FormDialogFooter } from '@/components/Dialog';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { TextField } from '@/components/TextField';
 import { pushToast } from '@/components/toast-store';
 import { useTranslation } from '@/i18n/use-translation';
@@ -60,11 +61,7 @@ export function AddUserDialog({ isOpen, onClose }: { isOpen: boolean; onClose: (
       footer={<FormDialogFooter formId={formId} submitLabel={t('addUser.submit')} isSaving={create.isPending} onCancel={close} />}
     >
       <form id={formId} className="form-grid form-grid--2" onSubmit={onSubmit} noValidate>
-        {banner ? (
-          <p className="banner banner--error form-grid__wide" role="alert">
-            {banner}
-          </p>
-        ) : null}
+        <FormErrorBanner className="form-grid__wide">{banner}</FormErrorBanner>
         <UsernameField
           className="form-grid__wide"
           value={form.values.username}

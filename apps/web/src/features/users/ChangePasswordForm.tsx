@@ -1,10 +1,11 @@
 import type { FormEvent } from 'react';
 import { Button } from '@/components/Button';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { TextField } from '@/components/TextField';
 import { pushToast } from '@/components/toast-store';
 import { useAuthStore } from '@/features/auth/auth-store';
 import { useTranslation } from '@/i18n/use-translation';
-import { hasCode, problemMessage } from '@/lib/problem-message';
+import { hasCode } from '@/lib/problem-message';
 import { useZodForm } from '@/lib/use-zod-form';
 import { ChangePasswordFormSchema } from './password-forms';
 import { useChangeOwnPassword } from './users.mutations';
@@ -55,11 +56,7 @@ export function ChangePasswordForm() {
     <form className="form-grid" onSubmit={onSubmit} noValidate aria-label={t('profile.changePassword')}>
       {/* Password managers file the new password under this account. */}
       <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
-      {form.formError ? (
-        <p className="banner banner--error" role="alert">
-          {problemMessage(t, form.formError)}
-        </p>
-      ) : null}
+      <FormErrorBanner error={form.formError} />
       <TextField label={t('profile.oldPassword')} {...field('old_password', 'current-password')} />
       <TextField label={t('profile.newPassword')} hint={t('user.passwordRules')} {...field('new_password', 'new-password')} />
       <TextField label={t('profile.repeatPassword')} {...field('repeat', 'new-password')} />
