@@ -23,6 +23,7 @@ describe('parseEnv', () => {
       STATS_RETENTION_DAYS: 30,
       ACL_EXPIRY_INTERVAL_MS: 5000,
       DATABASE_POOL_SIZE: 10,
+      DATABASE_CONNECT_TIMEOUT_SECONDS: 10,
       WORKER_HEARTBEAT_TIMEOUT_SECONDS: 60,
       WORKER_JOB_DEADLINE_SECONDS: 300,
       UPDATE_FEED_URL: 'https://updates.palisade.dev/v1/releases.json',
@@ -68,6 +69,13 @@ describe('parseEnv', () => {
     expect(parseEnv({ DATABASE_POOL_SIZE: '25' }).DATABASE_POOL_SIZE).toBe(25);
     expect(() => parseEnv({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
     expect(() => parseEnv({ DATABASE_POOL_SIZE: 'many' })).toThrow(/DATABASE_POOL_SIZE/);
+  });
+
+  it('takes a PostgreSQL connect timeout from 1 to 300 seconds', () => {
+    expect(parseEnv({ DATABASE_CONNECT_TIMEOUT_SECONDS: '3' }).DATABASE_CONNECT_TIMEOUT_SECONDS).toBe(3);
+    expect(() => parseEnv({ DATABASE_CONNECT_TIMEOUT_SECONDS: '0' })).toThrow(/DATABASE_CONNECT_TIMEOUT_SECONDS/);
+    expect(() => parseEnv({ DATABASE_CONNECT_TIMEOUT_SECONDS: '301' })).toThrow(/DATABASE_CONNECT_TIMEOUT_SECONDS/);
+    expect(() => parseEnv({ DATABASE_CONNECT_TIMEOUT_SECONDS: 'soon' })).toThrow(/DATABASE_CONNECT_TIMEOUT_SECONDS/);
   });
 
   it('takes an Argon2 concurrency of at least 1, unset by default', () => {

@@ -55,6 +55,8 @@ export const EnvSchema = z.object({
   WORKER_JOB_DEADLINE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** Connections this process keeps to PostgreSQL (ignored on the embedded database). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** How long opening a PostgreSQL connection, or waiting for a free one in the pool, may take before the query fails. */
+  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
   /** Release feed read by the update check (docs/updates.md); UPDATE_CHECK_ENABLED=false turns checks off. */
   UPDATE_FEED_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default(DEFAULT_UPDATE_FEED_URL),
   UPDATE_CHECK_ENABLED: z

@@ -24,7 +24,12 @@ async function main(): Promise<void> {
   if (env.ARGON2_CONCURRENCY !== undefined) setArgon2Concurrency(env.ARGON2_CONCURRENCY);
   const tightened = await secureDataDir(env.DATA_DIR);
   const secretKey = await resolveSecretKey(env.SECRET_KEY, env.DATA_DIR);
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolSize: env.DATABASE_POOL_SIZE });
+  const database = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    poolSize: env.DATABASE_POOL_SIZE,
+    connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
+  });
   await runMigrations(database);
   const boot = await bootstrap(database.db, env.ADMIN_PASSWORD);
   if (boot.generatedPassword) {

@@ -36,15 +36,28 @@ export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   dataDir: string;
   poolSize?: number;
+  /**
+   * PostgreSQL only: how long opening a connection (or waiting for a free one in the pool) may take
+   * before the query fails, so an unreachable server fails queries instead of hanging them
+   * (DATABASE_CONNECT_TIMEOUT_SECONDS; DEFAULT_CONNECT_TIMEOUT_MS when unset).
+   */
+  connectTimeoutMs?: number;
 }
 
+/** DATABASE_CONNECT_TIMEOUT_SECONDS's default, in ms. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  if (options.databaseUrl) {
+    return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
+  }
   return openPglite(options.dataDir);
 }
 
-function openPostgres(url: string, poolSize: number): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+function openPostgres(url: string, poolSize: number, connectTimeoutMs: number): DatabaseHandle {
+  // Without a connect timeout, a server that drops packets or accepts and never answers would hold
+  // every caller (and each pool slot it opened) forever; with it they fail and the slot is freed.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: connectTimeoutMs });
   // An idle client that loses its server emits 'error'; without a listener Node would crash.
   pool.on('error', () => undefined);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
@@ -59,7 +72,7 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
         client.release();
       }
     },
-    listen: (channel, onNotify, onReconnect) => listenPostgres(url, channel, onNotify, onReconnect),
+    listen: (channel, onNotify, onReconnect) => listenPostgres(url, connectTimeoutMs, channel, onNotify, onReconnect),
     close: () => pool.end(),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
@@ -67,6 +80,7 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
 
 async function listenPostgres(
   url: string,
+  connectTimeoutMs: number,
   channel: string,
   onNotify: (payload: string) => void,
   onReconnect?: () => void,
@@ -75,7 +89,7 @@ async function listenPostgres(
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: url });
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs });
     c.on('notification', (n) => n.channel === channel && onNotify(n.payload ?? ''));
     c.on('error', () => undefined);
     c.on('end', () => {

@@ -1,4 +1,5 @@
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '#src/app.js';
@@ -6,6 +7,7 @@ import { openDatabase } from '#src/db/client.js';
 import { ADVISORY_LOCKS } from '#src/db/advisory-locks.js';
 import { parseEnv } from '#src/env.js';
 import { ADMIN_PASSWORD, createTestApp, ensureWorkerDatabase, problemOf, type TestApp } from '#test/helpers.js';
+import { READINESS_TIMEOUT_MS } from '#src/modules/health/health.routes.js';
 import { API_METRIC_NAMES } from './api-metrics.js';
 import { parseExposition, type Sample } from './exposition.js';
 
@@ -16,6 +18,34 @@ const auth = { authorization: `Bearer ${TOKEN}` };
 function value(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
   const hit = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
   return hit.reduce((sum, s) => sum + s.value, 0);
+}
+
+/**
+ * A "PostgreSQL server" that accepts connections and never answers (a hung server, or a proxy
+ * whose backend is gone): counts the connections it got and those the client gave up on.
+ */
+async function silentServer(): Promise<{ port: number; accepted: () => number; open: () => number; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  const server = createServer((socket) => {
+    accepted += 1;
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+    // Reads (and ignores) the startup message, so the client's close is seen.
+    socket.resume();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    port,
+    accepted: () => accepted,
+    open: () => sockets.size,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /** A TCP port nothing listens on (bound, then closed). */
@@ -156,6 +186,44 @@ describe('GET /metrics and the health probes', () => {
     } finally {
       await app.close();
       await dead.close();
+    }
+  });
+
+  it('ready answers 503 within its deadline when the server accepts and never answers, and queries fail after the connect timeout', async () => {
+    const silent = await silentServer();
+    const url = `postgres://palisade:palisade@127.0.0.1:${silent.port}/palisade_hung`;
+    const env = parseEnv({ DATABASE_URL: url, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', UPDATE_CHECK_ENABLED: 'false' });
+    const hung = await openDatabase({ databaseUrl: url, dataDir: '/nonexistent', poolSize: 2, connectTimeoutMs: 500 });
+    const app = await buildApp({ env, database: { ...hung, listen: undefined }, logger: false });
+    try {
+      // More probes than pool slots: without a connect timeout the first two would hold both
+      // slots forever and every later query would queue behind them.
+      for (let i = 0; i < 3; i++) {
+        const began = Date.now();
+        const ready = await app.inject({ method: 'GET', url: '/api/v1/health/ready' });
+        expect(ready.statusCode).toBe(503);
+        expect(ready.json()).toMatchObject({ status: 'not_ready', database: 'unreachable', migrations: 'unknown' });
+        // Generous bound (a loaded host): it answers, within seconds, never hangs.
+        expect(Date.now() - began).toBeLessThan(READINESS_TIMEOUT_MS + 8_000);
+      }
+      expect(silent.accepted()).toBeGreaterThanOrEqual(1);
+      // The pool gave up on the hung connections: a query now fails instead of waiting forever.
+      const failure = await hung.db.execute(sql`select 1`).then(
+        () => 'answered',
+        (error: Error) => String((error.cause as Error | undefined)?.message ?? error.message),
+      );
+      expect(failure).toMatch(/timeout/i);
+      const deadline = Date.now() + 15_000;
+      while (silent.open() > 0 || (hung.poolStats?.().total ?? 0) > 0) {
+        if (Date.now() > deadline)
+          throw new Error(`hung connections not closed: ${silent.open()} open, pool ${JSON.stringify(hung.poolStats?.())}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(hung.poolStats?.().waiting).toBe(0);
+    } finally {
+      await app.close();
+      await hung.close().catch(() => undefined);
+      await silent.close();
     }
   });
 });
