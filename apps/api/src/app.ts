@@ -40,6 +40,7 @@ import { gatewaysRoutes } from '#src/modules/gateways/gateways.routes.js';
 import { networkDevicesRoutes } from '#src/modules/devices/network-devices.routes.js';
 import { groupsRoutes } from '#src/modules/groups/groups.routes.js';
 import { HealthRepo } from '#src/modules/health/health.repo.js';
+import { drainPlugin } from '#src/modules/health/drain.js';
 import { healthRoutes } from '#src/modules/health/health.routes.js';
 import { ApiMetrics } from '#src/modules/metrics/api-metrics.js';
 import { metricsPlugin } from '#src/plugins/metrics.js';
@@ -277,6 +278,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(errorHandlerPlugin);
+  await app.register(drainPlugin);
   if (options.requestMetrics !== false) await app.register(metricsPlugin, { metrics, token: env.METRICS_TOKEN });
   await app.register(securityHeadersPlugin);
   await app.register(cookie);

@@ -29,6 +29,7 @@ describe('parseEnv', () => {
       UPDATE_FEED_URL: 'https://updates.palisade.dev/v1/releases.json',
       UPDATE_CHECK_ENABLED: true,
       UPDATE_CHECK_INTERVAL_SECONDS: 21_600,
+      SHUTDOWN_DRAIN_SECONDS: 5,
     });
   });
 
@@ -63,6 +64,14 @@ describe('parseEnv', () => {
     expect(parseEnv({}).METRICS_TOKEN).toBeUndefined();
     expect(parseEnv({ METRICS_TOKEN: 'a-long-enough-token' }).METRICS_TOKEN).toBe('a-long-enough-token');
     expect(() => parseEnv({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+  });
+
+  it('takes a shutdown drain from 0 (close at once) to 300 seconds, 5 by default', () => {
+    expect(parseEnv({ SHUTDOWN_DRAIN_SECONDS: '0' }).SHUTDOWN_DRAIN_SECONDS).toBe(0);
+    expect(parseEnv({ SHUTDOWN_DRAIN_SECONDS: '1.5' }).SHUTDOWN_DRAIN_SECONDS).toBe(1.5);
+    expect(() => parseEnv({ SHUTDOWN_DRAIN_SECONDS: '-1' })).toThrow(/SHUTDOWN_DRAIN_SECONDS/);
+    expect(() => parseEnv({ SHUTDOWN_DRAIN_SECONDS: '301' })).toThrow(/SHUTDOWN_DRAIN_SECONDS/);
+    expect(() => parseEnv({ SHUTDOWN_DRAIN_SECONDS: 'soon' })).toThrow(/SHUTDOWN_DRAIN_SECONDS/);
   });
 
   it('takes a PostgreSQL pool size from 1 to 200', () => {

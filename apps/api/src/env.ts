@@ -74,6 +74,11 @@ export const EnvSchema = z.object({
   ARGON2_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   /** Where POST /mail/support sends support data and logs (docs/support.md); unset: not offered. */
   SUPPORT_EMAIL: optionalString.pipe(z.email({ error: 'must be an email address' }).optional()),
+  /**
+   * On SIGTERM the process first drains for this long: readiness answers 503, requests are still
+   * served, so a load balancer takes it out before it closes (docs/operations.md#replicas). 0: close at once.
+   */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(5),
   /** Bearer token of GET /metrics (docs/operations.md); unset: no metrics endpoint (404). */
   METRICS_TOKEN: optionalString.pipe(
     z.string().min(16, 'must be at least 16 characters').regex(/^\S+$/, 'must not contain spaces').optional(),

@@ -4,10 +4,14 @@ import { EnvError, loadEnv } from '#src/env.js';
 import { formatMode, type ModeChange, secureDataDir } from '#src/lib/data-dir.js';
 import { setArgon2Concurrency } from '#src/lib/password.js';
 import { resolveSecretKey } from '#src/lib/secret-key.js';
+import { gracefulShutdown } from '#src/modules/health/drain.js';
 import { preloadedLicenceOptions } from '#src/modules/licence/preloaded-options.js';
 import { bootstrap } from '#src/modules/users/bootstrap.service.js';
 import { findWebDist } from '#src/plugins/static-web.js';
 import { buildApp } from './app.js';
+
+/** How long closing may take after the drain (in-flight requests, gateway streams, jobs, the pool). */
+const SHUTDOWN_CLOSE_DEADLINE_MS = 10_000;
 
 async function main(): Promise<void> {
   let env: ReturnType<typeof loadEnv>;
@@ -70,12 +74,14 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    // SIGTERM drains first (a load balancer takes the process out); Ctrl-C closes at once.
+    void gracefulShutdown({
+      drain: app.drain,
+      drainMs: signal === 'SIGTERM' ? env.SHUTDOWN_DRAIN_SECONDS * 1000 : 0,
+      closeDeadlineMs: SHUTDOWN_CLOSE_DEADLINE_MS,
+      close: () => app.close(),
+      log: app.log,
+    }).then((code) => process.exit(code));
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

@@ -96,7 +96,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers and no migration runs */
+        /** Readiness: the database answers, no migration runs and the process is not shutting down */
         get: {
             parameters: {
                 query?: never;
@@ -119,6 +119,8 @@ export interface paths {
                             database: "ok" | "unreachable";
                             /** @enum {string} */
                             migrations: "done" | "running" | "unknown";
+                            /** @enum {string} */
+                            reason?: "shutting_down";
                         };
                     };
                 };
@@ -135,6 +137,8 @@ export interface paths {
                             database: "ok" | "unreachable";
                             /** @enum {string} */
                             migrations: "done" | "running" | "unknown";
+                            /** @enum {string} */
+                            reason?: "shutting_down";
                         };
                     };
                 };

@@ -27,10 +27,14 @@ export type Info = z.infer<typeof InfoSchema>;
 export const HealthSchema = z.object({ status: z.literal('ok'), database: z.literal('ok') });
 /** `GET /health/live`: the process answers; no database call (docs/operations.md). */
 export const LivenessSchema = z.object({ status: z.literal('ok') });
-/** `GET /health/ready`: 200 `ready`, or 503 `not_ready` while the database is unreachable or migrations run. */
+/**
+ * `GET /health/ready`: 200 `ready`, or 503 `not_ready` while the database is unreachable, migrations
+ * run, or the process drains before a shutdown (then `reason: shutting_down`).
+ */
 export const ReadinessSchema = z.object({
   status: z.enum(['ready', 'not_ready']),
   database: z.enum(['ok', 'unreachable']),
   migrations: z.enum(['done', 'running', 'unknown']),
+  reason: z.enum(['shutting_down']).optional(),
 });
 export type Readiness = z.infer<typeof ReadinessSchema>;

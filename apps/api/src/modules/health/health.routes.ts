@@ -33,13 +33,15 @@ export const healthRoutes: FastifyPluginAsyncZod<{ health: HealthRepo }> = async
     {
       schema: {
         tags: ['system'],
-        summary: 'Readiness: the database answers and no migration runs',
+        summary: 'Readiness: the database answers, no migration runs and the process is not shutting down',
         response: { 200: ReadinessSchema, 503: ReadinessSchema },
       },
       config: { rateLimit: false },
     },
     async (_request, reply) => {
       const state = await readiness(health);
+      // Draining (SIGTERM): still serving, but a load balancer must take this process out now.
+      if (app.drain.draining) return reply.code(503).send({ ...state, status: 'not_ready', reason: 'shutting_down' });
       return reply.code(state.status === 'ready' ? 200 : 503).send(state);
     },
   );
