@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { Dialog, FormDialogFooter } from '@/components/Dialog';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { TextField } from '@/components/TextField';
 import { useTranslation } from '@/i18n/use-translation';
 import { issuesFromProblem } from '@/lib/field-errors';
-import { problemMessage } from '@/lib/problem-message';
 
 export interface RenameDialogProps {
   title: string;
@@ -49,11 +49,7 @@ export function RenameDialog(props: RenameDialogProps) {
           error={nameIssue}
           autoFocus
         />
-        {props.error && !nameIssue ? (
-          <p className="banner banner--error" role="alert">
-            {problemMessage(t, props.error)}
-          </p>
-        ) : null}
+        <FormErrorBanner error={nameIssue ? null : props.error} />
       </form>
     </Dialog>
   );

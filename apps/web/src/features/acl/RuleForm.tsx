@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/Button';
 import { CheckboxField } from '@/components/CheckboxField';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { TextField } from '@/components/TextField';
 import { locationsQueryOptions } from '@/features/locations/locations.queries';
 import { useTranslation } from '@/i18n/use-translation';
@@ -51,11 +52,7 @@ export function RuleForm({ initial, isPending, onSubmit }: RuleFormProps) {
 
   return (
     <form className="acl-form" onSubmit={submit} noValidate aria-label={t('acl.rule.formLabel')}>
-      {banner ? (
-        <p className="banner banner--error" role="alert">
-          {banner}
-        </p>
-      ) : null}
+      <FormErrorBanner>{banner}</FormErrorBanner>
       <fieldset className="card acl-form__section form-grid">
         <legend className="acl-form__legend">{t('acl.rule.general')}</legend>
         <TextField

@@ -4,12 +4,12 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { Badge } from '@/components/Badge';
 import { Button } from '@/components/Button';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { SelectField } from '@/components/SelectField';
 import { TextField } from '@/components/TextField';
 import { locationsQueryOptions } from '@/features/locations/locations.queries';
 import { useTranslation } from '@/i18n/use-translation';
 import { api } from '@/lib/api';
-import { problemMessage } from '@/lib/problem-message';
 import { useZodForm } from '@/lib/use-zod-form';
 import { useDeviceMatches, useNetworkDeviceMatches, useUserIdMatches } from './picker-sources';
 import { SearchPicker } from './SearchPicker';
@@ -119,11 +119,7 @@ export function TestAccessPanel() {
           </Button>
         </div>
       </form>
-      {check.isError && !form.errors.destination ? (
-        <p className="banner banner--error" role="alert">
-          {problemMessage(t, check.error)}
-        </p>
-      ) : null}
+      <FormErrorBanner error={form.errors.destination ? null : check.error} />
       {result ? (
         <div className="acl-check__result" role="status">
           <Badge tone={result.verdict === 'allow' ? 'success' : 'error'}>

@@ -1,6 +1,7 @@
 import type { AuthKeyType } from '@palisade/contracts';
 import { type FormEvent, useId, useState } from 'react';
 import { Dialog, FormDialogFooter } from '@/components/Dialog';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { SelectField } from '@/components/SelectField';
 import { TextField } from '@/components/TextField';
 import { useTranslation } from '@/i18n/use-translation';
@@ -74,11 +75,7 @@ export function AddAuthKeyDialog({ username, onClose }: { username: string; onCl
             {keyType === 'ssh' ? t('authKeys.keyHint.ssh') : t('authKeys.keyHint.gpg')}
           </p>
         </div>
-        {errors.form ? (
-          <p className="banner banner--error form-grid__wide" role="alert">
-            {errors.form}
-          </p>
-        ) : null}
+        <FormErrorBanner className="form-grid__wide">{errors.form}</FormErrorBanner>
       </form>
     </Dialog>
   );

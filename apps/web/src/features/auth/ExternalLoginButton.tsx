@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button } from '@/components/Button';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { useTranslation } from '@/i18n/use-translation';
-import { problemMessage } from '@/lib/problem-message';
 import { useEssentials } from '@/features/app/modules';
 import { fetchExternalAuthInfo } from './external-login';
 
@@ -32,11 +32,7 @@ export function ExternalLoginButton() {
       <div className="auth-external__divider" aria-hidden="true">
         <span>{t('login.external.or')}</span>
       </div>
-      {error ? (
-        <p className="banner banner--error" role="alert">
-          {problemMessage(t, error)}
-        </p>
-      ) : null}
+      <FormErrorBanner error={error} />
       <Button className="btn--block" onClick={() => void start()} isLoading={isStarting}>
         {buttonText.trim() || t('login.external.button')}
       </Button>

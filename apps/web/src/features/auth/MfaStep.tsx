@@ -2,6 +2,7 @@ import type { MfaRequired } from '@palisade/contracts';
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/Button';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { TextField } from '@/components/TextField';
 import { CodeInput } from '@/features/mfa/CodeInput';
 import { isCompleteCode } from '@/features/mfa/code-input';
@@ -95,11 +96,7 @@ export function MfaStep({ mfa, onBack }: { mfa: MfaRequired['mfa']; onBack: () =
       <p className="auth-form__subtitle">{t(HINTS[method])}</p>
       {method === 'webauthn' ? (
         <>
-          {error ? (
-            <div className="banner banner--error" role="alert">
-              {error}
-            </div>
-          ) : null}
+          <FormErrorBanner>{error}</FormErrorBanner>
           <Button
             variant="primary"
             className="btn--block"
@@ -125,11 +122,7 @@ export function MfaStep({ mfa, onBack }: { mfa: MfaRequired['mfa']; onBack: () =
           ) : (
             <CodeInput label={t(LABELS[method])} value={code} onValueChange={setCode} onComplete={submit} autoFocus />
           )}
-          {error ? (
-            <div className="banner banner--error" role="alert">
-              {error}
-            </div>
-          ) : null}
+          <FormErrorBanner>{error}</FormErrorBanner>
           <Button type="submit" variant="primary" className="btn--block" isLoading={signIn.isPending}>
             {t('mfa.step.verify')}
           </Button>

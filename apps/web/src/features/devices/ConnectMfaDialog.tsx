@@ -3,11 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/Button';
 import { Dialog } from '@/components/Dialog';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { Loader } from '@/components/Loader';
 import { mfaStatusQueryOptions } from '@/features/mfa/mfa.queries';
 import { useCooldown } from '@/features/mfa/use-cooldown';
 import { useTranslation } from '@/i18n/use-translation';
-import { problemMessage } from '@/lib/problem-message';
 import { useCopy } from '@/lib/use-copy';
 import { MethodSwitch, VpnSessionMfaStep } from './VpnSessionMfaStep';
 import { useStartVpnSession } from './vpn-sessions.api';
@@ -65,11 +65,7 @@ export function ConnectMfaDialog({ device, location, onClose }: ConnectMfaDialog
   }
   return (
     <Dialog title={title} isOpen onClose={onClose} footer={<Button onClick={onClose}>{t('common.cancel')}</Button>}>
-      {start.isError ? (
-        <p className="banner banner--error" role="alert">
-          {problemMessage(t, start.error)}
-        </p>
-      ) : null}
+      <FormErrorBanner error={start.error} />
       {challenge ? (
         <VpnSessionMfaStep
           key={challenge.method}

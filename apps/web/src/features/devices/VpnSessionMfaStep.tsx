@@ -1,6 +1,7 @@
 import type { VpnSessionChallenge } from '@palisade/contracts';
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/Button';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { CodeInput } from '@/features/mfa/CodeInput';
 import { isCompleteCode } from '@/features/mfa/code-input';
 import { securityKeyErrorMessage } from '@/features/mfa/security-keys';
@@ -91,11 +92,7 @@ export function VpnSessionMfaStep({ challenge, locationName, onStart, isStarting
           ) : null}
         </form>
       )}
-      {error ? (
-        <p className="banner banner--error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormErrorBanner>{error}</FormErrorBanner>
       <MethodSwitch methods={others} onStart={onStart} isStarting={isStarting} />
     </div>
   );

@@ -2,11 +2,11 @@ import type { DesktopActivation, User } from '@palisade/contracts';
 import { useEffect, useRef } from 'react';
 import { Button } from '@/components/Button';
 import { Dialog } from '@/components/Dialog';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { StateMessage } from '@/components/StateMessage';
 import { QrCode } from '@/features/devices/QrCode';
 import { formatDateTime } from '@/i18n/format';
 import { useTranslation } from '@/i18n/use-translation';
-import { problemMessage } from '@/lib/problem-message';
 import { useCopy } from '@/lib/use-copy';
 import { useStartDesktop } from './desktop-activation.mutations';
 import './enrollment.css';
@@ -39,9 +39,7 @@ export function DesktopActivationDialog({ user, onClose }: { user: Pick<User, 'u
       footer={<Button onClick={onClose}>{activation ? t('secret.savedClose') : t('common.close')}</Button>}
     >
       {start.isError ? (
-        <p className="banner banner--error" role="alert">
-          {problemMessage(t, start.error)}
-        </p>
+        <FormErrorBanner error={start.error} />
       ) : !activation ? (
         <StateMessage kind="loading" title={t('common.loading')} />
       ) : (

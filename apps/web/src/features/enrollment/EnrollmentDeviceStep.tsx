@@ -1,12 +1,13 @@
 import type { DeviceConfig } from '@palisade/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { AddDeviceForm } from '@/features/devices/AddDeviceForm';
 import { DeviceConfigsStep } from '@/features/devices/DeviceConfigsStep';
 import { buildDeviceBody, type DeviceFormValues } from '@/features/devices/device-form';
 import { useTranslation } from '@/i18n/use-translation';
 import { type FieldIssues, issuesFromProblem } from '@/lib/field-errors';
-import { hasCode, problemMessage } from '@/lib/problem-message';
+import { hasCode } from '@/lib/problem-message';
 import { useLeaveGuard } from '@/lib/use-leave-guard';
 import { addEnrollmentDevice } from './enrollment-flow.api';
 
@@ -52,11 +53,7 @@ export function EnrollmentDeviceStep({ isOptional, onDone }: { isOptional: boole
     <div className="form-grid">
       <h1 className="auth-form__title">{t('enrollment.flow.deviceTitle')}</h1>
       <p className="auth-form__subtitle">{isOptional ? t('enrollment.flow.deviceOptional') : t('enrollment.flow.deviceRequired')}</p>
-      {hasFormError ? (
-        <p className="banner banner--error" role="alert">
-          {problemMessage(t, add.error)}
-        </p>
-      ) : null}
+      <FormErrorBanner error={hasFormError ? add.error : null} />
       <AddDeviceForm
         errors={errors}
         isPending={add.isPending}

@@ -2,10 +2,11 @@ import type { EnrollmentStarted, User } from '@palisade/contracts';
 import { type FormEvent, useId, useState } from 'react';
 import { CheckboxField } from '@/components/CheckboxField';
 import { Dialog, FormDialogFooter } from '@/components/Dialog';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { TextField } from '@/components/TextField';
 import { pushToast } from '@/components/toast-store';
 import { useTranslation } from '@/i18n/use-translation';
-import { hasCode, problemMessage } from '@/lib/problem-message';
+import { hasCode } from '@/lib/problem-message';
 import { useStartEnrollment } from './enrollment-admin.mutations';
 import { EnrollmentLinkDialog } from './EnrollmentLinkDialog';
 
@@ -98,11 +99,7 @@ export function StartEnrollmentDialog({ user, onClose }: { user: User; onClose: 
             }}
           />
         ) : null}
-        {error ? (
-          <p className="banner banner--error" role="alert">
-            {error === 'confirm' ? t('enrollment.start.confirmReEnroll') : problemMessage(t, error)}
-          </p>
-        ) : null}
+        <FormErrorBanner error={error}>{error === 'confirm' ? t('enrollment.start.confirmReEnroll') : null}</FormErrorBanner>
       </form>
     </Dialog>
   );

@@ -3,6 +3,7 @@ import { ImportNetworkBodySchema } from '@palisade/contracts';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '@/components/Button';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { TextField } from '@/components/TextField';
 import { useTranslation } from '@/i18n/use-translation';
 import { hasCode, problemMessage } from '@/lib/problem-message';
@@ -73,11 +74,7 @@ export function ImportStep({ onBack, onImported }: ImportStepProps) {
         <h2 className="card__title">{t('wizard.import.title')}</h2>
       </div>
       <div className="card__body form-grid form-grid--2">
-        {banner ? (
-          <p className="banner banner--error form-grid__wide" role="alert">
-            {banner}
-          </p>
-        ) : null}
+        <FormErrorBanner className="form-grid__wide">{banner}</FormErrorBanner>
         <div>
           <TextField
             label={t('locations.name')}

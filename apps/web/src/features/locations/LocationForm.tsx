@@ -2,6 +2,7 @@ import { type NetworkBody, NetworkBodySchema } from '@palisade/contracts';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Button } from '@/components/Button';
 import { CheckboxField } from '@/components/CheckboxField';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { TagInput } from '@/components/TagInput';
 import { TextField } from '@/components/TextField';
 import { useTranslation } from '@/i18n/use-translation';
@@ -72,11 +73,7 @@ export function LocationForm({
 
   return (
     <form className="card location-form" onSubmit={submit} noValidate aria-label={t('locations.formLabel')}>
-      {banner ? (
-        <p className="banner banner--error card__body" role="alert">
-          {banner}
-        </p>
-      ) : null}
+      <FormErrorBanner className="card__body">{banner}</FormErrorBanner>
       <div className="card__body form-grid form-grid--2">
         <TextField label={t('locations.name')} className="form-grid__wide" {...text('name')} />
         <TagInput

@@ -1,6 +1,7 @@
 import type { Network } from '@palisade/contracts';
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/Button';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { pushToast } from '@/components/toast-store';
 import { shortKey } from '@/features/devices/config-text';
 import { useTranslation } from '@/i18n/use-translation';
@@ -67,11 +68,7 @@ export function MapDevicesStep({ network, peers, onDone, onBack, onLater }: MapD
       </div>
       <div className="card__body">
         <p className="muted map-intro">{t('wizard.map.intro', { count: rows.length, name: network.name })}</p>
-        {invalidCount > 0 ? (
-          <p className="banner banner--error" role="alert">
-            {t('wizard.map.invalid', { count: invalidCount })}
-          </p>
-        ) : null}
+        <FormErrorBanner>{invalidCount > 0 ? t('wizard.map.invalid', { count: invalidCount }) : null}</FormErrorBanner>
       </div>
       <div className="table-wrap">
         <table className="table map-table">

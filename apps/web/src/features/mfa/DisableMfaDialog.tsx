@@ -2,9 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/Button';
 import { Dialog } from '@/components/Dialog';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { TextField } from '@/components/TextField';
 import { useTranslation } from '@/i18n/use-translation';
-import { problemMessage } from '@/lib/problem-message';
 import { isCompleteCode } from './code-input';
 import { CodeInput } from './CodeInput';
 import { useMfaDisable } from './mfa.mutations';
@@ -81,11 +81,7 @@ export function DisableMfaDialog({ onClose }: { onClose: () => void }) {
             autoFocus
           />
         )}
-        {disable.isError ? (
-          <p className="banner banner--error" role="alert">
-            {problemMessage(t, disable.error)}
-          </p>
-        ) : null}
+        <FormErrorBanner error={disable.error} />
       </form>
     </Dialog>
   );

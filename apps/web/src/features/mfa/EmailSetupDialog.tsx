@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/Button';
 import { Dialog } from '@/components/Dialog';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
 import { isCompleteCode } from './code-input';
@@ -50,13 +51,7 @@ export function EmailSetupDialog({
       }
     >
       <form id="email-setup" className="form-grid" onSubmit={onSubmit} noValidate>
-        {init.isError ? (
-          <p className="banner banner--error" role="alert">
-            {problemMessage(t, init.error)}
-          </p>
-        ) : (
-          <p>{t('mfa.email.sent')}</p>
-        )}
+        {init.isError ? <FormErrorBanner error={init.error} /> : <p>{t('mfa.email.sent')}</p>}
         <CodeInput
           label={t('mfa.email.code')}
           value={code}

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/Button';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { Dialog } from '@/components/Dialog';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { TextField } from '@/components/TextField';
 import { useTranslation } from '@/i18n/use-translation';
 import { problemMessage } from '@/lib/problem-message';
@@ -93,11 +94,7 @@ function AddSecurityKeyDialog({ onClose, onAdded }: { onClose: () => void; onAdd
       <form id="security-key-add" className="form-grid" onSubmit={onSubmit} noValidate>
         <TextField label={t('mfa.keys.name')} name="key-name" value={name} onValueChange={setName} maxLength={64} autoFocus />
         <p className="field__hint">{t('mfa.keys.registerHint')}</p>
-        {add.isError ? (
-          <p className="banner banner--error" role="alert">
-            {securityKeyErrorMessage(t, add.error)}
-          </p>
-        ) : null}
+        <FormErrorBanner error={add.error} describe={securityKeyErrorMessage} />
       </form>
     </Dialog>
   );

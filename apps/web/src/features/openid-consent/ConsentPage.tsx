@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { Button } from '@/components/Button';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { LanguageSwitcher } from '@/components/LanguageSwitcher';
 import { Logo } from '@/components/Logo';
 import { StateMessage } from '@/components/StateMessage';
@@ -78,11 +79,9 @@ export function ConsentPage() {
             </li>
           ))}
         </ul>
-        {decision.isError ? (
-          <div className="banner banner--error" role="alert">
-            {hasCode(decision.error, 'openid.interaction_not_found') ? t('consent.gone.title') : problemMessage(t, decision.error)}
-          </div>
-        ) : null}
+        <FormErrorBanner error={decision.error}>
+          {hasCode(decision.error, 'openid.interaction_not_found') ? t('consent.gone.title') : null}
+        </FormErrorBanner>
         <div className="consent__actions">
           <Button onClick={() => decision.mutate(false)} disabled={decision.isPending}>
             {t('consent.cancel')}

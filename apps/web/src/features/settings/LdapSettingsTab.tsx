@@ -11,6 +11,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/Button';
 import { CheckboxField } from '@/components/CheckboxField';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { SelectField } from '@/components/SelectField';
 import { StateMessage } from '@/components/StateMessage';
 import { TagInput } from '@/components/TagInput';
@@ -299,11 +300,9 @@ function LdapTestCard({ isDirty }: { isDirty: boolean }) {
     <p className="banner banner--info" role="status">
       {t('ldap.testSuccess')}
     </p>
-  ) : test.isError ? (
-    <p className="banner banner--error" role="alert">
-      {rejectedMessage(t, test.error)}
-    </p>
-  ) : null;
+  ) : (
+    <FormErrorBanner error={test.error} describe={rejectedMessage} />
+  );
   return (
     <section className="card" aria-labelledby="ldap-test-title">
       <div className="card__header">

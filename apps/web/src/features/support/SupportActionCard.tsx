@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button } from '@/components/Button';
+import { FormErrorBanner } from '@/components/FormErrorBanner';
 
 interface SupportActionCardProps {
   title: string;
@@ -29,11 +30,7 @@ export function SupportActionCard({
       </div>
       <div className="card__body support-card__body">
         <div className="field__hint">{description}</div>
-        {error ? (
-          <p className="banner banner--error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormErrorBanner>{error}</FormErrorBanner>
         <div>
           <Button variant="primary" onClick={onAction} isLoading={isPending} disabled={isDisabled}>
             {actionLabel}
