@@ -29,8 +29,12 @@ import { webhooksJob } from './webhook-delivery.js';
  */
 export interface Job {
   readonly name: string;
-  /** Periodic jobs report each round's duration in seconds here (JobRunner points it at /metrics). */
-  onRound?: ((seconds: number) => void) | undefined;
+  /**
+   * Jobs report each round or batch of work (never an idle wait) here, in seconds; `part` names
+   * one loop of a job with several (`webhook-fanout`), else the job's name is the label.
+   * JobRunner points it at /metrics.
+   */
+  onRound?: ((seconds: number, part?: string) => void) | undefined;
   start(): void;
   stop(): Promise<void>;
 }
@@ -110,7 +114,7 @@ export class JobRunner {
       const named = { job: 'unknown' };
       const job = make({ ...ctx, log: countingLogger(ctx.log, () => metrics.countJobError(named.job)) });
       named.job = job.name;
-      job.onRound = (seconds) => metrics.observeJobRound(job.name, seconds);
+      job.onRound = (seconds, part) => metrics.observeJobRound(part ?? job.name, seconds);
       return job;
     });
   }

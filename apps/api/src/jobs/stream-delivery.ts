@@ -63,6 +63,8 @@ class DestinationLoop {
   constructor(
     private readonly ctx: JobContext,
     private readonly id: number,
+    /** The duration of each batch sent (delivered or failed), without the linger and backoff waits (for /metrics). */
+    private readonly onBatch: (seconds: number) => void = () => undefined,
   ) {
     this.#events = new EventsRepo(ctx.database.db);
     this.#streams = new StreamsRepo(ctx.database.db);
@@ -121,6 +123,7 @@ class DestinationLoop {
       batch.push(...more);
     }
     if (abort.aborted) return undefined;
+    const began = performance.now();
     const outcome = await this.#send(destination, batch);
     if (outcome === undefined) {
       this.#failures = 0;
@@ -128,10 +131,12 @@ class DestinationLoop {
       if (await this.#events.advance(this.#name, owner, cursorOf(batch[batch.length - 1] as EventRecord))) {
         await this.#streams.markSuccess(this.id);
       }
+      this.onBatch((performance.now() - began) / 1000);
       return undefined;
     }
     this.#failures += 1;
     await this.#streams.markError(this.id, outcome);
+    this.onBatch((performance.now() - began) / 1000);
     this.ctx.log.warn({ stream: this.id, error: outcome, failures: this.#failures }, 'activity log stream: delivery failed');
     await this.#backOff(streamBackoffMs(this.#failures));
     return undefined;
@@ -182,6 +187,7 @@ class DestinationLoop {
 /** Runs one delivery loop per destination, starting and stopping loops as destinations come and go. */
 class StreamDeliveryJob implements Job {
   readonly name = 'activity-log-streams';
+  onRound: Job['onRound'];
   readonly #abort = new AbortController();
   readonly #loops = new Map<number, DestinationLoop>();
   #running: Promise<void> | undefined;
@@ -211,7 +217,8 @@ class StreamDeliveryJob implements Job {
             void loop.stop();
           }
         }
-        for (const id of ids) if (!this.#loops.has(id) && !abort.aborted) this.#loops.set(id, new DestinationLoop(this.ctx, id));
+        for (const id of ids)
+          if (!this.#loops.has(id) && !abort.aborted) this.#loops.set(id, new DestinationLoop(this.ctx, id, (s) => this.onRound?.(s)));
       } catch (error) {
         this.ctx.log.warn({ err: error }, 'activity log stream: listing destinations failed');
       }

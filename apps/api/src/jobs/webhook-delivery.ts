@@ -44,6 +44,8 @@ class WebhookDelivery {
   constructor(
     private readonly ctx: JobContext,
     options: WebhookJobOptions,
+    /** The duration of each round that claimed deliveries or wrote attempts (for /metrics). */
+    private readonly onBatch: (seconds: number) => void = () => undefined,
   ) {
     this.#repo = new WebhookDeliveriesRepo(ctx.database.db);
     this.#settings = new SettingsRepo(ctx.database.db);
@@ -65,7 +67,9 @@ class WebhookDelivery {
       this.#woken = false;
       let claimedAll = false;
       try {
-        await this.#flush();
+        const began = performance.now();
+        const written = await this.#flush();
+        let started = 0;
         const free = this.#policy.concurrency - this.#inFlight.size;
         if (free > 0) {
           const claimed = await this.#repo.claim(free, this.#policy.timeoutMs + CLAIM_MARGIN_MS);
@@ -73,8 +77,10 @@ class WebhookDelivery {
           if (claimed.length > 0) {
             const policy = { allowCidrs: await this.#allowCidrs() };
             for (const delivery of claimed) this.#start(delivery, policy);
+            started = claimed.length;
           }
         }
+        if (written + started > 0) this.onBatch((performance.now() - began) / 1000);
       } catch (error) {
         this.ctx.log.warn({ err: error }, 'webhook delivery failed; retrying');
         await sleep(2_000, abort);
@@ -183,8 +189,9 @@ class WebhookDelivery {
     return this.#allow.cidrs;
   }
 
-  async #flush(): Promise<void> {
-    if (this.#finished.length === 0) return;
+  /** Writes the finished attempts; resolves to how many it handled. */
+  async #flush(): Promise<number> {
+    if (this.#finished.length === 0) return 0;
     const batch = this.#finished;
     this.#finished = [];
     try {
@@ -193,6 +200,7 @@ class WebhookDelivery {
       // Not written: the claims lapse and these deliveries are sent again (same webhook-id).
       this.ctx.log.warn({ err: error, count: batch.length }, 'webhook attempts not written');
     }
+    return batch.length;
   }
 }
 
@@ -201,12 +209,16 @@ export function makeWebhooksJob(options: WebhookJobOptions = {}): JobFactory {
   return (ctx: JobContext): Job => {
     let abort: AbortController | undefined;
     let running: Promise<unknown> | undefined;
-    return {
+    const job: Job = {
       name: 'webhooks',
       start() {
         abort = new AbortController();
-        const delivery = new WebhookDelivery(ctx, options);
-        const fanout = new WebhookFanout(ctx, () => delivery.wake());
+        const delivery = new WebhookDelivery(ctx, options, (s) => job.onRound?.(s, 'webhook-delivery'));
+        const fanout = new WebhookFanout(
+          ctx,
+          () => delivery.wake(),
+          (s) => job.onRound?.(s, 'webhook-fanout'),
+        );
         const signal = abort.signal;
         running = Promise.all([
           fanout.run(signal).catch((error: unknown) => ctx.log.error({ err: error }, 'webhook fan-out stopped')),
@@ -218,6 +230,7 @@ export function makeWebhooksJob(options: WebhookJobOptions = {}): JobFactory {
         await running;
       },
     };
+    return job;
   };
 }
 

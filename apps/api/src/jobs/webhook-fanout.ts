@@ -53,6 +53,8 @@ export class WebhookFanout {
   constructor(
     private readonly ctx: JobContext,
     private readonly onQueued: () => void,
+    /** The duration of each step that handled a batch of events (for /metrics). */
+    private readonly onBatch: (seconds: number) => void = () => undefined,
   ) {
     this.#events = new EventsRepo(ctx.database.db);
   }
@@ -66,7 +68,9 @@ export class WebhookFanout {
       const generation = this.ctx.signal.generation;
       let next: 'more' | 'soon' | 'idle';
       try {
+        const began = performance.now();
         next = await this.step();
+        if (next === 'more') this.onBatch((performance.now() - began) / 1000);
       } catch (error) {
         if (!(error instanceof LeaseLost)) this.ctx.log.warn({ err: error }, 'webhook fan-out failed; retrying');
         await sleep(WEBHOOK_FANOUT.errorMs, abort);

@@ -81,8 +81,11 @@ export function createMailJob(ctx: JobContext, options: Partial<MailJobOptions> 
 
   const drain = async () => {
     for (;;) {
+      const began = performance.now();
       const rows = await repo.claimDue(o.concurrency, o.leaseMs);
       await Promise.all(rows.map(sendOne));
+      // One observation per batch of mails (sent or not), none for an empty poll (/metrics).
+      if (rows.length > 0) job.onRound?.((performance.now() - began) / 1000);
       if (rows.length < o.concurrency || stopped) return;
     }
   };
@@ -103,7 +106,7 @@ export function createMailJob(ctx: JobContext, options: Partial<MailJobOptions> 
     }
   };
 
-  return {
+  const job: Job = {
     name: 'mail',
     start() {
       running = (async () => {
@@ -118,6 +121,7 @@ export function createMailJob(ctx: JobContext, options: Partial<MailJobOptions> 
       await stopListening?.();
     },
   };
+  return job;
 }
 
 export const mailJob = (ctx: JobContext): Job => createMailJob(ctx);

@@ -100,7 +100,7 @@ export class ApiMetrics {
     });
     this.#jobDuration = new Histogram({
       name: 'palisade_job_round_duration_seconds',
-      help: 'Duration of one round of a periodic background job, by job.',
+      help: 'Duration of one round or batch of work of a background job (periodic rounds, webhook fan-out and delivery batches, activity-log stream batches, mail batches), by job.',
       labelNames: ['job'],
       buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
       registers,
