@@ -1,10 +1,11 @@
 import { generateKeyPair } from '@palisade/wireguard';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, problemOf, resetDatabase, type TestApp, USER_PASSWORD } from '#test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { problemOf, type TestApp, USER_PASSWORD } from '#test/helpers.js';
 import { createLocation } from '#test/network-fixtures.js';
-import { startSmtpServer, subjectOf, type TestSmtpServer } from '#test/smtp-server.js';
-import { cookieFrom, linkIn, mailParts, tokenOf, useSmtp } from './enrollment.test-support.js';
+import { useMailTestApp } from '#test/mail-test-app.js';
+import { subjectOf } from '#test/smtp-server.js';
+import { cookieFrom, linkIn, mailParts, tokenOf } from './enrollment.test-support.js';
 
 const NEW_PASSWORD = 'N3w!enrolled';
 
@@ -16,32 +17,18 @@ async function expireTokens(t: TestApp, username: string): Promise<void> {
 }
 
 describe('enrollment', () => {
-  let t: TestApp;
-  let admin: string;
-  let smtp: TestSmtpServer;
-  beforeAll(async () => {
-    t = await createTestApp({ PUBLIC_URL: 'https://vpn.example.com' });
-    smtp = await startSmtpServer();
-  });
-  beforeEach(async () => {
-    await resetDatabase(t.database);
-    smtp.received.length = 0;
-    admin = await t.loginAdmin();
-  });
-  afterAll(async () => {
-    await smtp.close();
-    await t.close();
-  });
+  const ctx = useMailTestApp();
 
   /** A user created without a password (the admin onboards them). */
   const newcomer = async (username: string) => {
-    await t.newUser(admin, username, { password: undefined, first_name: 'Nora' });
+    await ctx.t.newUser(ctx.admin, username, { password: undefined, first_name: 'Nora' });
   };
-  const start = (username: string, payload: Record<string, unknown> = { send_email: false }, cookie = admin) =>
-    t.request('POST', `/api/v1/user/${username}/start_enrollment`, { cookie, payload });
+  const start = (username: string, payload: Record<string, unknown> = { send_email: false }, cookie = ctx.admin) =>
+    ctx.t.request('POST', `/api/v1/user/${username}/start_enrollment`, { cookie, payload });
   const open = (token: string, ip = '203.0.113.7') =>
-    t.request('POST', '/api/v1/enrollment/start', { payload: { token }, remoteAddress: ip });
-  const step = (cookie: string, url: string, payload: unknown) => t.request('POST', url, { cookie, payload, remoteAddress: '203.0.113.7' });
+    ctx.t.request('POST', '/api/v1/enrollment/start', { payload: { token }, remoteAddress: ip });
+  const step = (cookie: string, url: string, payload: unknown) =>
+    ctx.t.request('POST', url, { cookie, payload, remoteAddress: '203.0.113.7' });
   const manualToken = async (username: string) => {
     const res = await start(username);
     expect(res.statusCode, res.body).toBe(200);
@@ -54,9 +41,9 @@ describe('enrollment', () => {
   };
 
   it('manual enrollment: link once, welcome, password, device, finish; then the person signs in and the token is spent', async () => {
-    await createLocation(t.app, admin, { name: 'Office' });
+    await createLocation(ctx.t.app, ctx.admin, { name: 'Office' });
     await newcomer('nora');
-    await t.request('PATCH', '/api/v1/settings', { cookie: admin, payload: { enrollment_welcome_message: '# Hi\n\nWelcome.' } });
+    await ctx.t.request('PATCH', '/api/v1/settings', { cookie: ctx.admin, payload: { enrollment_welcome_message: '# Hi\n\nWelcome.' } });
     const res = await start('nora');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -67,7 +54,9 @@ describe('enrollment', () => {
     expect(hours).toBeGreaterThan(23.9);
     expect(hours).toBeLessThanOrEqual(24);
     // Only the hash is stored.
-    const stored = (await t.database.db.execute(sql`select token_hash from user_tokens`)) as unknown as { rows: { token_hash: string }[] };
+    const stored = (await ctx.t.database.db.execute(sql`select token_hash from user_tokens`)) as unknown as {
+      rows: { token_hash: string }[];
+    };
     expect(stored.rows.map((r) => r.token_hash)).not.toContain(token);
 
     const opened = await open(token);
@@ -85,7 +74,7 @@ describe('enrollment', () => {
     });
     const cookie = cookieFrom(opened.headers['set-cookie'], 'palisade_enrollment');
     // The flow cookie is not a console session.
-    expect((await t.request('GET', '/api/v1/me', { cookie })).statusCode).toBe(401);
+    expect((await ctx.t.request('GET', '/api/v1/me', { cookie })).statusCode).toBe(401);
 
     const weak = await step(cookie, '/api/v1/enrollment/password', { password: 'short' });
     expect(problemOf(weak).code).toBe('validation.failed');
@@ -94,15 +83,15 @@ describe('enrollment', () => {
     expect(device.statusCode, device.body).toBe(201);
     expect(device.json().configs[0]).toMatchObject({ network_name: 'Office' });
     expect(device.json().configs[0].config).toContain('[Interface]');
-    const session = await t.request('GET', '/api/v1/enrollment/session', { cookie });
+    const session = await ctx.t.request('GET', '/api/v1/enrollment/session', { cookie });
     expect(session.json()).toMatchObject({ password_set: true, devices_added: 1 });
 
     const finished = await step(cookie, '/api/v1/enrollment/finish', {});
     expect(finished.statusCode, finished.body).toBe(200);
     expect(finished.json()).toEqual({ username: 'nora', welcome_email_sent: false });
-    const user = await t.request('GET', '/api/v1/user/nora', { cookie: admin });
+    const user = await ctx.t.request('GET', '/api/v1/user/nora', { cookie: ctx.admin });
     expect(user.json()).toMatchObject({ enrolled: true, has_password: true });
-    await t.login('nora', NEW_PASSWORD);
+    await ctx.t.login('nora', NEW_PASSWORD);
 
     // Spent: neither the link nor the cookie works again.
     expect(problemOf(await open(token))).toMatchObject({ status: 400, code: 'enrollment.token_invalid' });
@@ -110,7 +99,7 @@ describe('enrollment', () => {
       status: 400,
       code: 'enrollment.token_invalid',
     });
-    const events = (await t.database.db.execute(
+    const events = (await ctx.t.database.db.execute(
       sql`select type, username from events where type like 'enrollment.%' or type = 'device.added' order by id`,
     )) as unknown as { rows: { type: string; username: string }[] };
     expect(events.rows).toEqual([
@@ -128,7 +117,7 @@ describe('enrollment', () => {
     const second = await manualToken('olga');
     expect(problemOf(await open(first))).toMatchObject({ status: 400, code: 'enrollment.token_invalid' });
     expect((await open(second)).statusCode).toBe(200);
-    await expireTokens(t, 'olga');
+    await expireTokens(ctx.t, 'olga');
     const expired = problemOf(await open(second));
     expect(expired).toMatchObject({ status: 400, code: 'enrollment.token_invalid' });
     expect(String(expired.body.detail)).toContain('Ask your administrator for a new one');
@@ -136,18 +125,18 @@ describe('enrollment', () => {
 
     const third = await manualToken('olga');
     const cookie = await flowCookie(third);
-    await t.database.db.execute(sql`update users set is_active = false where username = 'olga'`);
+    await ctx.t.database.db.execute(sql`update users set is_active = false where username = 'olga'`);
     expect(problemOf(await open(third)).code).toBe('enrollment.token_invalid');
-    expect(problemOf(await t.request('GET', '/api/v1/enrollment/session', { cookie })).code).toBe('enrollment.token_invalid');
-    expect(problemOf(await t.request('GET', '/api/v1/enrollment/session')).status).toBe(400);
+    expect(problemOf(await ctx.t.request('GET', '/api/v1/enrollment/session', { cookie })).code).toBe('enrollment.token_invalid');
+    expect(problemOf(await ctx.t.request('GET', '/api/v1/enrollment/session')).status).toBe(400);
   });
 
   it('refuses to re-enroll a user who has a password unless the admin confirms; only admins start enrollment', async () => {
-    await t.newUser(admin, 'pat');
+    await ctx.t.newUser(ctx.admin, 'pat');
     expect(problemOf(await start('pat'))).toMatchObject({ status: 409, code: 'enrollment.user_has_password' });
     expect((await start('pat', { send_email: false, re_enroll: true })).statusCode).toBe(200);
     expect(problemOf(await start('ghost'))).toMatchObject({ status: 404, code: 'user.not_found' });
-    const pat = await t.login('pat', USER_PASSWORD);
+    const pat = await ctx.t.login('pat', USER_PASSWORD);
     expect(problemOf(await start('pat', { send_email: false, re_enroll: true }, pat)).status).toBe(403);
     expect(problemOf(await start('pat', { send_email: 'yes' })).code).toBe('validation.failed');
     expect(problemOf(await start('pat', { send_email: false, re_enroll: false })).code).toBe('validation.failed');
@@ -155,7 +144,7 @@ describe('enrollment', () => {
 
   it('a mandatory VPN step: finish needs the password first and a device', async () => {
     await newcomer('quinn');
-    await t.request('PATCH', '/api/v1/settings', { cookie: admin, payload: { enrollment_vpn_step_optional: false } });
+    await ctx.t.request('PATCH', '/api/v1/settings', { cookie: ctx.admin, payload: { enrollment_vpn_step_optional: false } });
     const cookie = await flowCookie(await manualToken('quinn'));
     expect(problemOf(await step(cookie, '/api/v1/enrollment/finish', {}))).toMatchObject({
       status: 409,
@@ -172,8 +161,8 @@ describe('enrollment', () => {
 
   it('with the WireGuard module off the device step is refused and the VPN step is optional whatever the setting', async () => {
     await newcomer('vic');
-    await t.request('PATCH', '/api/v1/settings', {
-      cookie: admin,
+    await ctx.t.request('PATCH', '/api/v1/settings', {
+      cookie: ctx.admin,
       payload: { enrollment_vpn_step_optional: false, wireguard_enabled: false },
     });
     const token = await manualToken('vic');
@@ -189,15 +178,16 @@ describe('enrollment', () => {
     await newcomer('rita');
     expect(problemOf(await start('rita', { send_email: true }))).toMatchObject({ status: 400, code: 'mail.not_configured' });
     expect(
-      ((await t.database.db.execute(sql`select count(*)::int as n from user_tokens`)) as unknown as { rows: { n: number }[] }).rows[0]?.n,
+      ((await ctx.t.database.db.execute(sql`select count(*)::int as n from user_tokens`)) as unknown as { rows: { n: number }[] }).rows[0]
+        ?.n,
     ).toBe(0);
 
-    await useSmtp(t, admin, smtp);
+    await ctx.useSmtp();
     const res = await start('rita', { send_email: true, locale: 'pl', email: 'rita.private@example.org' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().token).toBeUndefined();
     expect(res.json()).toMatchObject({ email: 'rita.private@example.org' });
-    const [mail] = await smtp.waitFor(1);
+    const [mail] = await ctx.smtp.waitFor(1);
     expect(mail?.to).toEqual(['rita.private@example.org']);
     expect(subjectOf(mail?.raw ?? '')).toBe('Palisade: skonfiguruj swoje konto');
     const text = mailParts(mail?.raw ?? '')['text/plain'] ?? '';
@@ -208,16 +198,16 @@ describe('enrollment', () => {
   });
 
   it('sends the welcome email at the end in the flow language, its Markdown rendered with raw HTML and script links inert', async () => {
-    await useSmtp(t, admin, smtp);
+    await ctx.useSmtp();
     const hostile =
       '# Welcome\n\n<script>alert(1)</script>\n\n<img src=x onerror=alert(2)>\n\n[click](javascript:alert(3)) and [docs](https://docs.example.com)';
-    await t.request('PATCH', '/api/v1/settings', { cookie: admin, payload: { enrollment_welcome_message: hostile } });
+    await ctx.t.request('PATCH', '/api/v1/settings', { cookie: ctx.admin, payload: { enrollment_welcome_message: hostile } });
     await newcomer('sam');
     const cookie = await flowCookie(await manualToken('sam'));
     await step(cookie, '/api/v1/enrollment/password', { password: NEW_PASSWORD });
     const finished = await step(cookie, '/api/v1/enrollment/finish', { locale: 'ko' });
     expect(finished.json()).toEqual({ username: 'sam', welcome_email_sent: true });
-    const [mail] = await smtp.waitFor(1);
+    const [mail] = await ctx.smtp.waitFor(1);
     expect(mail?.to).toEqual(['sam@example.com']);
     expect(subjectOf(mail?.raw ?? '')).toBe('Palisade에 오신 것을 환영합니다');
     const parts = mailParts(mail?.raw ?? '');
@@ -229,9 +219,9 @@ describe('enrollment', () => {
     expect(parts['text/plain']).toContain('[docs](https://docs.example.com)');
 
     // Its own subject and body when the settings do not reuse the welcome message.
-    smtp.received.length = 0;
-    await t.request('PATCH', '/api/v1/settings', {
-      cookie: admin,
+    ctx.smtp.received.length = 0;
+    await ctx.t.request('PATCH', '/api/v1/settings', {
+      cookie: ctx.admin,
       payload: {
         enrollment_use_welcome_message_as_email: false,
         enrollment_welcome_email: 'Your **VPN** is ready.',
@@ -242,7 +232,7 @@ describe('enrollment', () => {
     const tom = await flowCookie(await manualToken('tom'));
     await step(tom, '/api/v1/enrollment/password', { password: NEW_PASSWORD });
     await step(tom, '/api/v1/enrollment/finish', {});
-    const [second] = await smtp.waitFor(1);
+    const [second] = await ctx.smtp.waitFor(1);
     expect(subjectOf(second?.raw ?? '')).toBe('Ready');
     expect(mailParts(second?.raw ?? '')['text/html']).toContain('<strong>VPN</strong>');
   });
