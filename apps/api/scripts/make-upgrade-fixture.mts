@@ -16,10 +16,12 @@
  *   apps/api/test/fixtures/upgrade/<name>.sql.gz  pg_dump --no-owner --no-privileges (plain SQL,
  *                                                 the drizzle schema's migration table included)
  *   apps/api/test/fixtures/upgrade/<name>.json    what the test expects (test secrets only)
+ *   apps/api/drizzle/meta/released.json           the release's migrations, frozen (sha256)
  *
  * then drops the database and removes the worktree. Run it for the last commit of each release.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -246,6 +248,30 @@ async function fill(base: string) {
   };
 }
 
+/**
+ * Adds the release's migrations (file name → sha256 of its text) to drizzle/meta/released.json,
+ * which src/db/migrations-guard.test.ts compares with the committed files. Stops when a migration
+ * the list already holds differs from the release's text, or the current tree's file differs.
+ */
+function freezeReleasedMigrations(releaseDrizzle: string): string | undefined {
+  const listFile = join(repo, 'apps/api/drizzle/meta/released.json');
+  const list = JSON.parse(readFileSync(listFile, 'utf8')) as { comment: string; migrations: Record<string, string> };
+  const journal = JSON.parse(readFileSync(join(releaseDrizzle, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  const hash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+  for (const { tag } of journal.entries) {
+    const file = `${tag}.sql`;
+    const released = hash(join(releaseDrizzle, file));
+    const current = hash(join(repo, 'apps/api/drizzle', file));
+    if (current !== released) throw new Error(`${file} was edited after the release ${commit}: restore its released text`);
+    if (list.migrations[file] !== undefined && list.migrations[file] !== released) {
+      throw new Error(`${file} differs from drizzle/meta/released.json`);
+    }
+    list.migrations[file] = released;
+  }
+  writeFileSync(listFile, `${JSON.stringify(list, null, 2)}\n`);
+  return journal.entries.at(-1)?.tag;
+}
+
 async function waitReady(base: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
@@ -276,8 +302,7 @@ try {
   execFileSync('git', ['worktree', 'add', '--detach', tree, commit], { cwd: repo, stdio: 'inherit' });
   worktreeAdded = true;
   execFileSync('pnpm', ['install', '--frozen-lockfile', '--prefer-offline'], { cwd: tree, stdio: 'inherit' });
-  const migrations = readFileSync(join(tree, 'apps/api/drizzle/meta/_journal.json'), 'utf8');
-  const lastTag = (JSON.parse(migrations) as { entries: { tag: string }[] }).entries.at(-1)?.tag;
+  const lastTag = freezeReleasedMigrations(join(tree, 'apps/api/drizzle'));
 
   await withAdmin(async (c) => {
     await c.query(`drop database if exists ${database} with (force)`);
