@@ -4,7 +4,7 @@ import { isUniqueViolation } from '#src/lib/db-errors.js';
 import { forbidden, HttpProblem } from '#src/lib/problem.js';
 import { userActor } from '#src/modules/events/event-actor.js';
 import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
-import { placeNewUserDevice } from '#src/modules/networks/device-placement.js';
+import { lockLocationsOfDevices, lockLocationsOfUser, placeNewUserDevice } from '#src/modules/networks/device-placement.js';
 import { renderDeviceConfig } from '#src/modules/networks/network-config.js';
 import { NetworksRepo } from '#src/modules/networks/networks.repo.js';
 import type { SettingsService } from '#src/modules/settings/settings.service.js';
@@ -118,6 +118,7 @@ export class DevicesService {
     if (await this.#repo.findUserDeviceByName(owner.id, body.name)) throw deviceNameTaken();
     if (await this.#repo.findByPubkey(body.wireguard_pubkey)) throw deviceKeyTaken();
     const row = await tx(this.db, async (t) => {
+      await lockLocationsOfUser(t, owner.id);
       const device = await new DevicesRepo(t).insert({
         kind: 'user',
         name: body.name,
@@ -186,6 +187,7 @@ export class DevicesService {
     const row = await this.#requireOwned(actor, id);
     await this.#assertMayManage(actor);
     await tx(this.db, async (t) => {
+      await lockLocationsOfDevices(t, [id]);
       if (!(await new DevicesRepo(t).delete(id))) throw deviceNotFound(id);
       await recordEvent(t, deviceEvent('device.deleted', actor, row));
     });

@@ -5,7 +5,7 @@ import { randomToken, sha256 } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import { type EventActor, userActor } from '#src/modules/events/event-actor.js';
 import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
-import { placeDevice, syncUserDevices } from '#src/modules/networks/device-placement.js';
+import { lockLocationsOfDevices, placeDevice, syncUserDevices } from '#src/modules/networks/device-placement.js';
 import { checkIp, findFreeIp } from '#src/modules/networks/ip-allocator.js';
 import { renderDeviceConfig } from '#src/modules/networks/network-config.js';
 import { type LocationRow, NetworksRepo } from '#src/modules/networks/networks.repo.js';
@@ -193,6 +193,7 @@ export class NetworkDevicesService {
   async delete(actor: Actor, id: number): Promise<void> {
     const row = await this.#require(id);
     await tx(this.db, async (t) => {
+      await lockLocationsOfDevices(t, [id]);
       const location = await new NetworksRepo(t).findById(row.locationId ?? 0);
       if (!(await new DevicesRepo(t).delete(id))) throw deviceNotFound(id);
       await recordEvent(t, deviceEvent('network_device.deleted', userActor(actor), row, location));

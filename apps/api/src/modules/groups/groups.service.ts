@@ -12,7 +12,8 @@ import { HttpProblem } from '#src/lib/problem.js';
 import { DevicesRepo } from '#src/modules/devices/devices.repo.js';
 import { type EventActor, userActor } from '#src/modules/events/event-actor.js';
 import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
-import { syncUserDevices } from '#src/modules/networks/device-placement.js';
+import { lockLocationsOfUser, syncUserDevices } from '#src/modules/networks/device-placement.js';
+import { NetworksRepo } from '#src/modules/networks/networks.repo.js';
 import { withAdminInvariant } from '#src/modules/users/admin-invariant.js';
 import type { Actor } from '#src/modules/users/users.service.js';
 import { UsersRepo } from '#src/modules/users/users.repo.js';
@@ -213,6 +214,7 @@ export class GroupsService {
     }
     await this.db.transaction(async (txRaw) => {
       const tx = txRaw as unknown as Db;
+      await lockLocationsOfUser(tx, user.id, await new NetworksRepo(tx).locationIdsOfGroup(group.id));
       const inserted = await new GroupsRepo(tx).addMembers([{ groupId: group.id, userId: user.id }]);
       await syncDevicesOf(tx, [user.id]);
       await recordEvent(tx, ...addedEvents(userActor(actor), [group], [user], inserted));
@@ -225,6 +227,7 @@ export class GroupsService {
     const user = await new UsersRepo(this.db).findByUsername(username);
     if (!user) throw new HttpProblem(404, 'user.not_found', `User '${username}' does not exist.`);
     await withAdminInvariant(this.db, async (tx) => {
+      await lockLocationsOfUser(tx, user.id, await new NetworksRepo(tx).locationIdsOfGroup(group.id));
       const removed = await new GroupsRepo(tx).removeMember(group.id, user.id);
       if (!removed) throw new HttpProblem(404, 'group.member_not_found', `'${username}' is not a member of '${group.name}'.`);
       await syncDevicesOf(tx, [user.id]);

@@ -64,6 +64,37 @@ export async function syncLocation(tx: Db, location: LocationRow, reserved?: Rea
   for (const id of [...eligible].sort((a, b) => a - b)) await placeDevice(tx, location, id, reserved, held);
 }
 
+/**
+ * The lock order of every change to addresses, devices or group memberships: first the locations
+ * the transaction may touch, in ascending id order, before its first write; then the rows it
+ * writes (devices, row counters, gateway state through triggers). Without it, a device creation
+ * (device row and row counter, then its locations) and a device deletion (gateway state and row
+ * counter through triggers, then the locations through foreign-key checks) deadlocked.
+ *
+ * The user's: the locations it may use and those where its devices hold addresses, plus `also`
+ * (e.g. the locations a group change may open).
+ */
+export async function lockLocationsOfUser(tx: Db, userId: number, also: readonly number[] = []): Promise<void> {
+  const networks = new NetworksRepo(tx);
+  await networks.lockInOrder([
+    ...(await networks.locationIdsForUser(userId)),
+    ...(await networks.locationIdsOfUserDevices(userId)),
+    ...also,
+  ]);
+}
+
+/** Before deleting devices (or their owner): the locations where they hold addresses, in order. */
+export async function lockLocationsOfDevices(tx: Db, deviceIds: number[]): Promise<void> {
+  const networks = new NetworksRepo(tx);
+  await networks.lockInOrder(await networks.locationIdsOfDevices(deviceIds));
+}
+
+/** Before deleting a user: the locations where its devices hold addresses, in order. */
+export async function lockLocationsOfUserDevices(tx: Db, userId: number): Promise<void> {
+  const networks = new NetworksRepo(tx);
+  await networks.lockInOrder(await networks.locationIdsOfUserDevices(userId));
+}
+
 /** A new user device joins every location its owner may use. */
 export async function placeNewUserDevice(tx: Db, ownerId: number, deviceId: number): Promise<void> {
   const networks = new NetworksRepo(tx);

@@ -65,6 +65,44 @@ export class NetworksRepo {
     return row;
   }
 
+  /**
+   * Locks the location rows in ascending id order, the lock order of every change to addresses
+   * (see lockLocationsOfUser in device-placement.ts).
+   */
+  async lockInOrder(ids: Iterable<number>): Promise<void> {
+    const sorted = [...new Set(ids)].sort((a, b) => a - b);
+    if (sorted.length === 0) return;
+    await this.db
+      .select({ id: locations.id })
+      .from(locations)
+      .where(inArray(locations.id, sorted))
+      .orderBy(asc(locations.id))
+      .for('update');
+  }
+
+  /** Locations where the devices hold addresses. */
+  async locationIdsOfDevices(deviceIds: number[]): Promise<number[]> {
+    if (deviceIds.length === 0) return [];
+    const rows = await this.db.selectDistinct({ id: deviceIps.locationId }).from(deviceIps).where(inArray(deviceIps.deviceId, deviceIds));
+    return rows.map((r) => r.id);
+  }
+
+  /** Locations where the user's devices hold addresses. */
+  async locationIdsOfUserDevices(userId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectDistinct({ id: deviceIps.locationId })
+      .from(deviceIps)
+      .innerJoin(devices, eq(devices.id, deviceIps.deviceId))
+      .where(eq(devices.userId, userId));
+    return rows.map((r) => r.id);
+  }
+
+  /** Locations whose allowed groups include the group. */
+  async locationIdsOfGroup(groupId: number): Promise<number[]> {
+    const rows = await this.db.select({ id: locationGroups.locationId }).from(locationGroups).where(eq(locationGroups.groupId, groupId));
+    return rows.map((r) => r.id);
+  }
+
   async findByName(name: string): Promise<LocationRow | undefined> {
     const [row] = await this.db.select().from(locations).where(sql`lower(${locations.name}) = lower(${name})`).limit(1);
     return row;

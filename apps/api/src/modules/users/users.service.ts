@@ -18,7 +18,7 @@ import { userActor } from '#src/modules/events/event-actor.js';
 import { type DomainEvent, recordEvent, withEvents } from '#src/modules/events/record-event.js';
 import { membershipEvents } from '#src/modules/groups/groups.events.js';
 import { GroupsRepo } from '#src/modules/groups/groups.repo.js';
-import { syncUserDevices } from '#src/modules/networks/device-placement.js';
+import { lockLocationsOfUserDevices, syncUserDevices } from '#src/modules/networks/device-placement.js';
 import { withAdminInvariant } from './admin-invariant.js';
 import { changedUserFields, userIdentity, userObject } from './users.events.js';
 import { listRowToUser, toUser } from './users.mapper.js';
@@ -242,6 +242,7 @@ export class UsersService {
     const target = await this.require(username);
     if (target.id === actor.userId) throw new HttpProblem(409, 'user.self_delete', 'You cannot delete your own account.');
     await withAdminInvariant(this.db, async (tx) => {
+      await lockLocationsOfUserDevices(tx, target.id);
       await new UsersRepo(tx).delete(target.id);
       await recordEvent(tx, {
         type: 'user.deleted',
