@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADVISORY_LOCKS } from '#src/db/advisory-locks.js';
 import { type DatabaseHandle, openDatabase } from '#src/db/client.js';
 import { findMigrationsFolder, runMigrations } from '#src/db/migrate.js';
 import { ADMIN_DATABASE_URL, databaseUrl, runPrefix } from '#test/db-urls.js';
@@ -112,5 +113,25 @@ describe('migrations on PGlite and PostgreSQL', () => {
     const reference = await open({ databaseUrl: databaseUrl(databases[0] as string), dataDir: '/nonexistent', poolSize: 1 });
     await runMigrations(reference);
     expect(await describeSchema(a)).toEqual(await describeSchema(reference));
+  });
+
+  it('a start with nothing to migrate does not take the migrations lock (the other replicas stay ready)', async () => {
+    // The lock held elsewhere (as a migrating process would): an up-to-date database must not wait for it,
+    // since readiness reports "migrations: running" to the load balancer while anyone holds it.
+    const url = databaseUrl(databases[1] as string);
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('select pg_advisory_lock($1)', [ADVISORY_LOCKS.migrations]);
+      const handle = await open({ databaseUrl: url, dataDir: '/nonexistent', poolSize: 1 });
+      const outcome = await Promise.race([
+        runMigrations(handle).then(() => 'done'),
+        new Promise((resolve) => setTimeout(() => resolve('waited for the lock'), 5000)),
+      ]);
+      expect(outcome).toBe('done');
+      expect(await appliedMigrations(handle)).toBe(journalEntries());
+    } finally {
+      await holder.end();
+    }
   });
 });
