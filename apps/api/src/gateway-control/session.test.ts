@@ -11,6 +11,7 @@ function fakeDeps(head: bigint) {
   const repo = {
     connectGateway: async () => 1,
     disconnectGateway: async () => undefined,
+    acknowledge: async () => undefined,
     state: async () => ({ locationId: 1, revision: head, epoch: 'E', logFloor: 0n }),
   };
   const feed = {
@@ -42,6 +43,7 @@ function openingStream() {
         connected = () => resolve(1);
       }),
     disconnectGateway: async () => undefined,
+    acknowledge: async () => undefined,
     state: async () => ({ locationId: 1, revision: world.revision, epoch: 'E', logFloor: 0n }),
     changes: async (_id: number, after: bigint, through: bigint) =>
       world.changes.filter((c) => c.revision > after && c.revision <= through),

@@ -124,6 +124,10 @@ export class GatewaySession {
     const plan = planStart({ epoch: this.applied.epoch, applied: this.applied.revision }, state);
     if (plan.type === 'snapshot') return this.#sendSnapshot();
     this.#confirmed = this.applied.revision;
+    this.#acked = this.applied.revision;
+    // The hello's revision is an ack: store it. The gateway's last ack may have gone to a process
+    // that died before storing it; without this the gateway looked behind until the next change.
+    await this.deps.repo.acknowledge(this.gatewayRowId, this.applied.epoch, this.applied.revision);
     return this.#catchUp();
   }
 
