@@ -32,8 +32,7 @@ const plugin: FastifyPluginAsync<MetricsPluginOptions> = async (app, { metrics, 
       reply.header('www-authenticate', 'Bearer realm="metrics"');
       throw new HttpProblem(401, 'auth.unauthenticated', 'The metrics endpoint needs the METRICS_TOKEN as a bearer token.');
     }
-    const text = await metrics.registry.metrics();
-    return reply.type(metrics.registry.contentType).send(text);
+    return reply.type(metrics.contentType).send(await metrics.exposition());
   });
 };
 

@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { DatabaseHandle } from '#src/db/client.js';
 import type { GatewayControl } from '#src/gateway-control/gateway-control.js';
 import { EventsRepo } from '#src/modules/events/events.repo.js';
+import { LocationGauge, RequestSeriesSet } from './text-series.js';
 
 /** The outcome of one sign-in attempt (modules/auth), as counted by `palisade_logins_total`. */
 export type LoginOutcome = 'success' | 'mfa_pending' | 'failure' | 'locked_out';
@@ -21,6 +22,8 @@ export const API_METRIC_NAMES = [
   'palisade_login_lockouts_total',
 ] as const;
 
+const BLANK_LINE = Buffer.from('\n');
+
 /** How long a computed outbox lag is reused: a scrape every few seconds costs one count at most. */
 export const OUTBOX_LAG_CACHE_MS = 5000;
 
@@ -37,9 +40,22 @@ export interface ApiMetricsSources {
  * location ids only, never a URL, a user name or anything a client typed.
  */
 export class ApiMetrics {
+  /** prom-client's registry: process, pool, outbox, job and login metrics. */
   readonly registry = new Registry();
-  readonly #requests: Counter<'method' | 'route' | 'status'>;
-  readonly #duration: Histogram<'method' | 'route' | 'status'>;
+  /** Request and gateway series, written by text-series.ts (the bulk of a scrape, cheaper that way). */
+  readonly #requests = new RequestSeriesSet(
+    'palisade_http_requests_total',
+    'HTTP requests answered, by method, route template and status code.',
+    'palisade_http_request_duration_seconds',
+    'HTTP request latency in seconds, by method, route template and status code.',
+    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  );
+  readonly #gatewaysConnected = new LocationGauge('palisade_gateways_connected', 'Gateways connected to this API process, by location id.');
+  readonly #revisionLag = new LocationGauge(
+    'palisade_gateway_revision_lag',
+    "Largest lag, in revisions, between a location's latest revision and what its connected gateways are known to have applied.",
+  );
+  readonly #gatewayControl: GatewayControl | undefined;
   readonly #jobDuration: Histogram<'job'>;
   readonly #jobErrors: Counter<'job'>;
   readonly #logins: Counter<'result'>;
@@ -51,20 +67,8 @@ export class ApiMetrics {
     const registers = [this.registry];
     this.#lagCacheMs = sources.outboxLagCacheMs ?? OUTBOX_LAG_CACHE_MS;
     collectDefaultMetrics({ register: this.registry, prefix: 'palisade_api_' });
-    this.#requests = new Counter({
-      name: 'palisade_http_requests_total',
-      help: 'HTTP requests answered, by method, route template and status code.',
-      labelNames: ['method', 'route', 'status'],
-      registers,
-    });
-    this.#duration = new Histogram({
-      name: 'palisade_http_request_duration_seconds',
-      help: 'HTTP request latency in seconds, by method, route template and status code.',
-      labelNames: ['method', 'route', 'status'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-      registers,
-    });
     const { database, gatewayControl } = sources;
+    this.#gatewayControl = gatewayControl;
     new Gauge({
       name: 'palisade_db_pool_connections',
       help: 'PostgreSQL pool connections by state (in_use, idle); absent on the embedded database.',
@@ -111,26 +115,6 @@ export class ApiMetrics {
       labelNames: ['job'],
       registers,
     });
-    new Gauge({
-      name: 'palisade_gateways_connected',
-      help: 'Gateways connected to this API process, by location id.',
-      labelNames: ['location_id'],
-      registers,
-      collect() {
-        this.reset();
-        for (const l of gatewayControl?.connectedGateways() ?? []) this.set({ location_id: String(l.locationId) }, l.gateways);
-      },
-    });
-    new Gauge({
-      name: 'palisade_gateway_revision_lag',
-      help: "Largest lag, in revisions, between a location's latest revision and what its connected gateways are known to have applied.",
-      labelNames: ['location_id'],
-      registers,
-      collect() {
-        this.reset();
-        for (const l of gatewayControl?.connectedGateways() ?? []) this.set({ location_id: String(l.locationId) }, l.maxRevisionLag);
-      },
-    });
     this.#logins = new Counter({
       name: 'palisade_logins_total',
       help: 'Password sign-in attempts by result: success, mfa_pending (password right, second step due), failure, locked_out.',
@@ -147,9 +131,36 @@ export class ApiMetrics {
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
-    this.#requests.inc(labels);
-    this.#duration.observe(labels, seconds);
+    this.#requests.observe(method, route, status, seconds);
+  }
+
+  /** The content type of `exposition()`: the Prometheus text format 0.0.4. */
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** The whole scrape, encoded: prom-client's registry, then the request and gateway series. */
+  async exposition(): Promise<Buffer> {
+    const registered = await this.registry.metrics();
+    const locations = this.#gatewayControl?.connectedGateways() ?? [];
+    return Buffer.concat([
+      Buffer.from(`${registered}\n`),
+      ...this.#requests.pieces(),
+      BLANK_LINE,
+      this.#gatewaysConnected.piece(locations.map((l) => [l.locationId, l.gateways] as const)),
+      BLANK_LINE,
+      this.#revisionLag.piece(locations.map((l) => [l.locationId, l.maxRevisionLag] as const)),
+    ]);
+  }
+
+  /** Every metric this app exposes and its type (the Grafana dashboard test checks names against it). */
+  metricTypes(): Map<string, string> {
+    const types = new Map(this.registry.getMetricsAsArray().map((m) => [m.name, String(m.type)] as [string, string]));
+    types.set('palisade_http_requests_total', 'counter');
+    types.set('palisade_http_request_duration_seconds', 'histogram');
+    types.set('palisade_gateways_connected', 'gauge');
+    types.set('palisade_gateway_revision_lag', 'gauge');
+    return types;
   }
 
   observeJobRound(job: string, seconds: number): void {

@@ -22,7 +22,7 @@ function expressions(node: unknown, out: string[] = []): string[] {
 /** The API's metric names as registered (a registry built without touching a database). */
 function apiRegistered(): Map<string, string> {
   const metrics = new ApiMetrics({ database: { kind: 'pglite', db: {} } as unknown as DatabaseHandle });
-  return new Map(metrics.registry.getMetricsAsArray().map((m) => [m.name, String(m.type)] as [string, string]));
+  return metrics.metricTypes();
 }
 
 /** The agent's metric names and types, read from its source (the API does not import the agent). */
