@@ -38,7 +38,9 @@ RUN apt-get update \
 # them to inheritable + ambient and starts node, so the agent and the `ip`, `wg`, `wireguard-go`
 # and `nft` it runs have them. This needs `--cap-add NET_ADMIN --cap-add NET_RAW` (the bounding
 # set) and no `no-new-privileges` option (which ignores file capabilities); without either the
-# container stops at once with "setpriv: … Operation not permitted".
+# container stops at once with "setpriv: … Operation not permitted". The agent is run this way
+# (same launcher flags, bounding set and user model, no Docker) by
+# apps/gateway/test/container-user.system.test.ts.
 # /run/wireguard holds wireguard-go's control sockets; it belongs to the agent's user.
 RUN install -o root -g node -m 0750 "$(command -v setpriv)" /usr/local/bin/palisade-netcaps \
  && setcap cap_net_admin,cap_net_raw+p /usr/local/bin/palisade-netcaps \
