@@ -249,6 +249,14 @@ describe('docker/compose.yaml', () => {
 describe('Dockerfiles', () => {
   const dockerfiles = ['docker/api.Dockerfile', 'docker/gateway.Dockerfile', 'docker/provisioner.Dockerfile'];
 
+  it('build from a context without the host node_modules, builds or compose settings (docker/.env: SECRET_KEY)', () => {
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('#'));
+    expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '**/dist', 'docker/.env', '.git']));
+  });
+
   it('are the ones compose builds', () => {
     const built = Object.values(services).flatMap((s) => (s.build?.dockerfile ? [s.build.dockerfile] : []));
     expect(built.sort()).toEqual(dockerfiles);
