@@ -102,6 +102,8 @@ const API_MAIN = process.env.PALISADE_SYSTEM_API_MAIN ?? `${REPO_ROOT}apps/api/d
 export class ApiProcess {
   private child: ChildProcess | undefined;
   readonly output: string[] = [];
+  /** How the last started process ended (undefined while it runs or before the first start). */
+  lastExit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 
   constructor(
     readonly port: number,
@@ -118,6 +120,10 @@ export class ApiProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
+    this.lastExit = undefined;
+    child.once('exit', (code, signal) => {
+      this.lastExit = { code, signal };
+    });
     const keep = (b: Buffer) => this.output.push(...b.toString().split('\n').filter(Boolean).slice(-50));
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
