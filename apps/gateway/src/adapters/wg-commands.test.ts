@@ -68,6 +68,12 @@ describe('planCommands', () => {
     expect(planCommands('wg0', actions).map((c) => (c.argv.length - 3) / 3)).toEqual([500, 500, 200]);
   });
 
+  it('brings a link found down up in the ip batch', () => {
+    expect(planCommands('wg0', [{ type: 'interface.configure', set: { up: true } }])).toEqual([
+      { argv: ['ip', '-batch', '-'], stdin: 'link set dev wg0 up\n' },
+    ]);
+  });
+
   it('issues nothing for no actions', () => {
     expect(planCommands('wg0', [])).toEqual([]);
   });

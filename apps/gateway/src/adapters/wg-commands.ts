@@ -68,6 +68,7 @@ function ipBatch(ifname: string, actions: readonly Action[]): string[] {
     for (const addr of a.set.removeAddresses ?? []) lines.push(`address del ${addr} dev ${ifname}`);
     for (const addr of a.set.addAddresses ?? []) lines.push(`address add ${addr} dev ${ifname}`);
     if (a.set.mtu !== undefined && a.set.mtu !== null) lines.push(`link set dev ${ifname} mtu ${a.set.mtu}`);
+    if (a.set.up) lines.push(`link set dev ${ifname} up`);
   }
   return lines;
 }

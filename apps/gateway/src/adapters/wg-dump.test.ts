@@ -43,4 +43,10 @@ describe('parseIpAddrJson', () => {
     ]);
     expect(parseIpAddrJson(json)).toEqual({ addresses: ['10.8.0.1/24', 'fd00:8::1/64'], mtu: 1420 });
   });
+
+  it('says when the link is administratively down (no UP flag), and only then', () => {
+    const link = (flags: string[]) => JSON.stringify([{ mtu: 1420, flags, addr_info: [] }]);
+    expect(parseIpAddrJson(link(['POINTOPOINT', 'NOARP']))).toEqual({ addresses: [], mtu: 1420, down: true });
+    expect(parseIpAddrJson(link(['POINTOPOINT', 'NOARP', 'UP', 'LOWER_UP']))).toEqual({ addresses: [], mtu: 1420 });
+  });
 });

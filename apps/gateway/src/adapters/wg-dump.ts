@@ -47,12 +47,17 @@ export function parseDump(text: string): {
 }
 
 /** `ip -j addr show dev <if>` → the interface's addresses (with prefix) and MTU. */
-export function parseIpAddrJson(json: string): Pick<InterfaceConfig, 'addresses' | 'mtu'> {
-  const links = JSON.parse(json) as { mtu?: number; addr_info?: { local?: string; prefixlen?: number; scope?: string }[] }[];
+export function parseIpAddrJson(json: string): Pick<InterfaceConfig, 'addresses' | 'mtu' | 'down'> {
+  const links = JSON.parse(json) as {
+    mtu?: number;
+    flags?: string[];
+    addr_info?: { local?: string; prefixlen?: number; scope?: string }[];
+  }[];
   const link = links[0];
   if (!link) return { addresses: [], mtu: null };
   const addresses = (link.addr_info ?? [])
     .filter((a) => a.local !== undefined && a.prefixlen !== undefined && a.scope !== 'link')
     .map((a) => `${a.local}/${a.prefixlen}`);
-  return { addresses, mtu: link.mtu ?? null };
+  // Administratively down (no UP flag): only said when so, as desired states never carry it.
+  return { addresses, mtu: link.mtu ?? null, ...(link.flags && !link.flags.includes('UP') ? { down: true } : {}) };
 }

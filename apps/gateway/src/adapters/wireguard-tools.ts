@@ -35,7 +35,7 @@ export function createWireGuardTools({ ifname, runner, link }: WireGuardToolsOpt
       return {
         state: {
           exists: true,
-          config: { ...wg.config, addresses: normalizeAddresses(ip.addresses), mtu: ip.mtu },
+          config: { ...wg.config, addresses: normalizeAddresses(ip.addresses), mtu: ip.mtu, ...(ip.down ? { down: true } : {}) },
           peers: new Map(wg.peers.map((p) => [p.publicKey, p])),
         },
         counters: wg.counters,

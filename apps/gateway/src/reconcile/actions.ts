@@ -17,6 +17,8 @@ export interface InterfaceChanges {
   mtu?: number | null;
   addAddresses?: string[];
   removeAddresses?: string[];
+  /** Bring the link up (it was found down). */
+  up?: true;
 }
 
 export type PeerChanges = Partial<Pick<PeerState, 'presharedKey' | 'allowedIps' | 'persistentKeepalive'>>;

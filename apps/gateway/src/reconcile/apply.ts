@@ -13,9 +13,10 @@ function applyOne(state: InterfaceState, peers: Map<string, PeerState>, action: 
     case 'interface.create':
       return { ...state, exists: true };
     case 'interface.configure': {
-      const { addAddresses = [], removeAddresses = [], ...rest } = action.set;
-      const addresses = sortedUnique([...state.config.addresses.filter((a) => !removeAddresses.includes(a)), ...addAddresses]);
-      return { ...state, config: { ...state.config, ...rest, addresses } };
+      const { addAddresses = [], removeAddresses = [], up, ...rest } = action.set;
+      const { down, ...config } = state.config;
+      const addresses = sortedUnique([...config.addresses.filter((a) => !removeAddresses.includes(a)), ...addAddresses]);
+      return { ...state, config: { ...config, ...(down && !up ? { down } : {}), ...rest, addresses } };
     }
     case 'peer.add':
       peers.set(action.peer.publicKey, action.peer);

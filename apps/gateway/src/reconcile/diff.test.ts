@@ -34,6 +34,15 @@ const expected = (actual: InterfaceState, desired: InterfaceState): InterfaceSta
 });
 
 describe('diff (examples)', () => {
+  it('brings up a link found down (the agent died between creating it and bringing it up), peers untouched', () => {
+    const actual = state([peer(2)], { down: true });
+    const desired = state([peer(2)]);
+    const actions = diff(actual, desired);
+    expect(actions).toEqual([{ type: 'interface.configure', set: { up: true } }]);
+    expect(applyActions(actual, actions)).toEqual(desired);
+    expect(diff(desired, desired)).toEqual([]);
+  });
+
   it('creates and configures a missing interface, then adds every peer', () => {
     const desired = state([peer(2), peer(3)]);
     const actions = diff(absentInterface(), desired);

@@ -28,6 +28,7 @@ export function diffConfig(actual: InterfaceConfig, desired: InterfaceConfig): I
   const remove = actual.addresses.filter((a) => !desired.addresses.includes(a));
   if (add.length > 0) set.addAddresses = add;
   if (remove.length > 0) set.removeAddresses = remove;
+  if (actual.down && !desired.down) set.up = true;
   return Object.keys(set).length > 0 ? set : undefined;
 }
 

@@ -15,6 +15,11 @@ export interface InterfaceConfig {
   addresses: string[];
   /** null: unknown (actual) or "leave as is" (desired; a new interface gets the system default). */
   mtu: number | null;
+  /**
+   * Actual only: the link exists but is administratively down (e.g. the agent died between
+   * creating it and bringing it up). Desired states leave it out: the link is always wanted up.
+   */
+  down?: boolean;
 }
 
 export interface PeerState {
