@@ -26,6 +26,12 @@ const BLANK_LINE = Buffer.from('\n');
 
 /** How long a computed outbox lag is reused: a scrape every few seconds costs one count at most. */
 export const OUTBOX_LAG_CACHE_MS = 5000;
+/**
+ * How long a scrape waits for the outbox count. Past it the scrape answers with the last counted
+ * value (none before the first count): a saturated pool or a slow database must not hold /metrics,
+ * which is when an operator needs it. The count goes on and is used by the next scrape.
+ */
+export const OUTBOX_LAG_DEADLINE_MS = 1000;
 
 export interface ApiMetricsSources {
   database: DatabaseHandle;
@@ -61,6 +67,7 @@ export class ApiMetrics {
   readonly #logins: Counter<'result'>;
   readonly #lockouts: Counter;
   #lag: { value: number; at: number } | undefined;
+  #lagCounting: Promise<number> | undefined;
   readonly #lagCacheMs: number;
 
   constructor(sources: ApiMetricsSources) {
@@ -176,12 +183,27 @@ export class ApiMetrics {
     if (outcome === 'locked_out') this.#lockouts.inc();
   }
 
-  async #outboxLag(events: EventsRepo): Promise<number> {
-    const now = Date.now();
-    if (this.#lag && now - this.#lag.at < this.#lagCacheMs) return this.#lag.value;
+  async #outboxLag(events: EventsRepo): Promise<number | undefined> {
+    if (this.#lag && Date.now() - this.#lag.at < this.#lagCacheMs) return this.#lag.value;
+    // One count at a time, however many scrapes arrive while it runs.
+    this.#lagCounting ??= this.#countLag(events).finally(() => {
+      this.#lagCounting = undefined;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), OUTBOX_LAG_DEADLINE_MS);
+    });
+    try {
+      return (await Promise.race([this.#lagCounting, late])) ?? this.#lag?.value;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #countLag(events: EventsRepo): Promise<number> {
     const cursor = await events.oldestConsumerCursor();
     const value = cursor ? await events.countAfter(cursor) : 0;
-    this.#lag = { value, at: now };
+    this.#lag = { value, at: Date.now() };
     return value;
   }
 }
