@@ -116,7 +116,8 @@ export class ApiProcess {
 
   async start(): Promise<void> {
     const child = spawn(process.execPath, ['--enable-source-maps', API_MAIN], {
-      env: { ...process.env, ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
+      // No drain on SIGTERM unless a test asks for one (replicas.spec.ts): stops stay quick.
+      env: { ...process.env, SHUTDOWN_DRAIN_SECONDS: '0', ...this.env, PORT: String(this.port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
