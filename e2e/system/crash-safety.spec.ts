@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { runBurst, modelsInDatabase } from './support/crash-burst';
 import { brokenInvariants, sqlRows } from './support/crash-checks';
 import { uapiPeers } from './support/crash-uapi';
 import { buildAgent, databaseUrl, parsePeers, waitFor, wireguardGoPids } from './support/gateway-lab';
-import { requireRoot, uniqueSuffix } from './support/host';
+import { type Namespace, requireRoot, uniqueSuffix } from './support/host';
 import { gatewayDump, json, listensOn, note, type SystemLab, withSystemLab } from './support/system-lab';
 
 /**
@@ -21,7 +22,10 @@ import { gatewayDump, json, listensOn, note, type SystemLab, withSystemLab } fro
  *    replaced by 1,500 others in one transaction; the agent removes peers in chunks before adding
  *    the new ones in one call, so "mid-apply" is seen on the interface (polled through its control
  *    socket) as fewer peers than either set. wireguard-go outlives the agent with a half-configured
- *    interface; the agent restarted with the same flags converges to the new set.
+ *    interface; the agent restarted with the same flags converges to the new set. Then the agent
+ *    and wireguard-go die together (a stale control socket stays), and the agent dies while
+ *    creating its interface (wireguard-go started, the link still down): each time the restarted
+ *    agent converges, the link up.
  */
 const suffix = uniqueSuffix();
 const S = Number(suffix) % 250;
@@ -168,6 +172,18 @@ test('an API killed during a burst of writes leaves a consistent database, and t
 
 const BULK = 1_500;
 
+/** The agent's flags as SystemLab.startAgent passes them. */
+const agentFlags = (o: { grpcUrl: string; token: string; ifname: string; statsIntervalS: number }) => [
+  ...['--grpc-url', o.grpcUrl, '--token', o.token, '--ifname', o.ifname],
+  ...['--userspace', 'always', '--stats-interval', String(o.statsIntervalS), '--health-port', '0'],
+];
+
+/** Whether the link is administratively up. */
+async function linkUp(gw: Namespace, ifname: string): Promise<boolean> {
+  const [link] = JSON.parse(await gw.exec('ip', ['-j', 'link', 'show', 'dev', ifname])) as { flags?: string[] }[];
+  return link?.flags?.includes('UP') ?? false;
+}
+
 /** Inserts `BULK` network devices of the location, each with one address, in one statement. */
 const insertBulk = (locationId: number, prefix: string) => `
   with d as (
@@ -254,5 +270,43 @@ test('a gateway agent killed mid-apply converges after its restart, without manu
     note('agent restart until converged', Date.now() - restarted);
     expect(await listensOn(gw, ifname, listenPort)).toBe(true);
     expect(wireguardGoPids(ifname).length).toBe(1);
+
+    // --- The agent and wireguard-go both killed (e.g. by the OOM killer): the interface goes with
+    // wireguard-go, its control socket stays behind; the restarted agent recreates the interface.
+    await lab.agent.kill('SIGKILL');
+    for (const pid of wireguardGoPids(ifname)) process.kill(pid, 'SIGKILL');
+    await waitFor('wireguard-go to be gone', async () => (wireguardGoPids(ifname).length === 0 ? true : undefined), 10_000);
+    console.log(`crash: control socket ${existsSync(`/var/run/wireguard/${ifname}.sock`) ? 'left behind' : 'removed'}`);
+    const recreated = Date.now();
+    await lab.startAgent(gw, options, 'the agent to recreate the interface with the full set', async () =>
+      samePeers(expected, await gatewayDump(gw, ifname).catch(() => '')),
+    );
+    note('agent restart after wireguard-go died until converged', Date.now() - recreated);
+    expect(await listensOn(gw, ifname, listenPort)).toBe(true);
+    expect(wireguardGoPids(ifname).length).toBe(1);
+
+    // --- Killed while creating the interface: wireguard-go has started, the link is not up yet
+    let down = false;
+    for (let attempt = 1; attempt <= 4 && !down; attempt++) {
+      await lab.agent.kill('SIGKILL');
+      for (const pid of wireguardGoPids(ifname)) process.kill(pid, 'SIGKILL');
+      await waitFor('wireguard-go to be gone', async () => (wireguardGoPids(ifname).length === 0 ? true : undefined), 10_000);
+      lab.agent.start(gw.name, agentFlags(options));
+      await waitFor('wireguard-go to start', async () => (wireguardGoPids(ifname).length > 0 ? true : undefined), 30_000, 1);
+      await lab.agent.kill('SIGKILL');
+      down = !(await linkUp(gw, ifname).catch(() => true));
+      console.log(`crash: agent killed while creating the interface (attempt ${attempt}): link ${down ? 'down' : 'already up'}`);
+    }
+    if (!down) {
+      // Every kill came after the link went up: leave it as such a kill does.
+      await gw.exec('ip', ['link', 'set', 'dev', ifname, 'down']);
+      console.log('crash: link set down by hand, as a kill before `ip link set up` leaves it');
+    }
+    await lab.startAgent(
+      gw,
+      options,
+      'the restarted agent to bring the link up with the full set',
+      async () => (await linkUp(gw, ifname)) && samePeers(expected, await gatewayDump(gw, ifname)),
+    );
   });
 });
