@@ -20,9 +20,11 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * Prometheus text at `GET /metrics` to callers presenting `Authorization: Bearer METRICS_TOKEN`.
  */
 const plugin: FastifyPluginAsync<MetricsPluginOptions> = async (app, { metrics, token }) => {
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook, not an async one: no promise per request.
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
   if (!token) return;
   const expected = digest(token);
