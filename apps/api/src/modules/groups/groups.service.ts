@@ -12,7 +12,7 @@ import { HttpProblem } from '#src/lib/problem.js';
 import { DevicesRepo } from '#src/modules/devices/devices.repo.js';
 import { type EventActor, userActor } from '#src/modules/events/event-actor.js';
 import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
-import { lockLocationsOfUser, syncUserDevices } from '#src/modules/networks/device-placement.js';
+import { lockLocationsOfUser, lockLocationsOfUsers, syncUserDevices } from '#src/modules/networks/device-placement.js';
 import { NetworksRepo } from '#src/modules/networks/networks.repo.js';
 import { withAdminInvariant } from '#src/modules/users/admin-invariant.js';
 import type { Actor } from '#src/modules/users/users.service.js';
@@ -106,6 +106,7 @@ export class GroupsService {
         const tx = txRaw as unknown as Db;
         const repo = new GroupsRepo(tx);
         const members = await resolveUsers(tx, body.members ?? [], 'members');
+        await lockLocationsOfUsers(tx, ids(members));
         const row = await repo.insert(body.name, body.is_admin ?? false);
         const inserted = await repo.addMembers(members.map((u) => ({ groupId: row.id, userId: u.id })));
         await syncDevicesOf(tx, ids(members));
@@ -135,6 +136,20 @@ export class GroupsService {
     await withAdminInvariant(this.db, async (tx) => {
       const repo = new GroupsRepo(tx);
       const events: DomainEvent[] = [];
+      const membership =
+        body.members === undefined
+          ? undefined
+          : {
+              before: await resolveUsers(tx, (await repo.withMembers([group]))[0]?.members ?? [], 'members'),
+              after: await resolveUsers(tx, body.members, 'members'),
+            };
+      if (membership) {
+        await lockLocationsOfUsers(
+          tx,
+          [...ids(membership.before), ...ids(membership.after)],
+          await new NetworksRepo(tx).locationIdsOfGroup(group.id),
+        );
+      }
       await repo.update(group.id, { name: body.name, ...(body.is_admin !== undefined ? { isAdmin: body.is_admin } : {}) });
       if (body.name !== group.name) {
         events.push({
@@ -147,9 +162,8 @@ export class GroupsService {
       if (body.is_admin !== undefined && body.is_admin !== group.isAdmin) {
         events.push({ type: 'group.admin_changed', actor: by, object: groupObject(renamed), details: { is_admin: body.is_admin } });
       }
-      if (body.members !== undefined) {
-        const before = await resolveUsers(tx, (await repo.withMembers([group]))[0]?.members ?? [], 'members');
-        const after = await resolveUsers(tx, body.members, 'members');
+      if (membership) {
+        const { before, after } = membership;
         await repo.replaceMembers(group.id, ids(after));
         await syncDevicesOf(tx, [...ids(after), ...ids(before)]);
         const had = new Set(ids(before));
@@ -172,8 +186,10 @@ export class GroupsService {
     await withAdminInvariant(this.db, async (tx) => {
       const repo = new GroupsRepo(tx);
       const members = (await repo.withMembers([group]))[0]?.members ?? [];
+      const users = await resolveUsers(tx, members, 'members');
+      await lockLocationsOfUsers(tx, ids(users), await new NetworksRepo(tx).locationIdsOfGroup(group.id));
       await repo.delete(group.id);
-      await syncDevicesOf(tx, ids(await resolveUsers(tx, members, 'members')));
+      await syncDevicesOf(tx, ids(users));
       await recordEvent(tx, {
         type: 'group.deleted',
         actor: userActor(actor),
@@ -200,6 +216,7 @@ export class GroupsService {
         ]);
       }
       const users = await resolveUsers(tx, body.users, 'users');
+      await lockLocationsOfUsers(tx, ids(users), await new NetworksRepo(tx).locationIdsOfGroups(groups.map((g) => g.id)));
       const inserted = await repo.addMembers(groups.flatMap((g) => users.map((u) => ({ groupId: g.id, userId: u.id }))));
       await syncDevicesOf(tx, ids(users));
       await recordEvent(tx, ...addedEvents(userActor(actor), groups, users, inserted));

@@ -75,12 +75,13 @@ export async function syncLocation(tx: Db, location: LocationRow, reserved?: Rea
  * (e.g. the locations a group change may open).
  */
 export async function lockLocationsOfUser(tx: Db, userId: number, also: readonly number[] = []): Promise<void> {
+  await lockLocationsOfUsers(tx, [userId], also);
+}
+
+/** The same for several users (group changes, bulk assignments). */
+export async function lockLocationsOfUsers(tx: Db, userIds: number[], also: readonly number[] = []): Promise<void> {
   const networks = new NetworksRepo(tx);
-  await networks.lockInOrder([
-    ...(await networks.locationIdsForUser(userId)),
-    ...(await networks.locationIdsOfUserDevices(userId)),
-    ...also,
-  ]);
+  await networks.lockInOrder([...(await networks.locationIdsOfUsers([...new Set(userIds)])), ...also]);
 }
 
 /** Before deleting devices (or their owner): the locations where they hold addresses, in order. */

@@ -99,8 +99,36 @@ export class NetworksRepo {
 
   /** Locations whose allowed groups include the group. */
   async locationIdsOfGroup(groupId: number): Promise<number[]> {
-    const rows = await this.db.select({ id: locationGroups.locationId }).from(locationGroups).where(eq(locationGroups.groupId, groupId));
+    return this.locationIdsOfGroups([groupId]);
+  }
+
+  /** Locations whose allowed groups include any of the groups. */
+  async locationIdsOfGroups(groupIds: number[]): Promise<number[]> {
+    if (groupIds.length === 0) return [];
+    const rows = await this.db
+      .selectDistinct({ id: locationGroups.locationId })
+      .from(locationGroups)
+      .where(inArray(locationGroups.groupId, groupIds));
     return rows.map((r) => r.id);
+  }
+
+  /** Locations the users may use or where their devices hold addresses. */
+  async locationIdsOfUsers(userIds: number[]): Promise<number[]> {
+    if (userIds.length === 0) return [];
+    const ids = sql`array[${sql.join(
+      userIds.map((id) => sql`${id}`),
+      sql`, `,
+    )}]::int[]`;
+    const rows = await queryRows<{ id: number }>(
+      this.db,
+      sql`select l.id from ${locations} l
+           where not exists (select 1 from ${locationGroups} lg where lg.location_id = l.id)
+              or exists (select 1 from ${locationGroups} lg join ${groupMembers} gm on gm.group_id = lg.group_id
+                          where lg.location_id = l.id and gm.user_id = any(${ids}))
+          union
+          select di.location_id from ${deviceIps} di join ${devices} d on d.id = di.device_id where d.user_id = any(${ids})`,
+    );
+    return rows.map((r) => Number(r.id));
   }
 
   async findByName(name: string): Promise<LocationRow | undefined> {

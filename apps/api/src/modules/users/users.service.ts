@@ -18,7 +18,8 @@ import { userActor } from '#src/modules/events/event-actor.js';
 import { type DomainEvent, recordEvent, withEvents } from '#src/modules/events/record-event.js';
 import { membershipEvents } from '#src/modules/groups/groups.events.js';
 import { GroupsRepo } from '#src/modules/groups/groups.repo.js';
-import { lockLocationsOfUserDevices, syncUserDevices } from '#src/modules/networks/device-placement.js';
+import { lockLocationsOfUser, lockLocationsOfUserDevices, syncUserDevices } from '#src/modules/networks/device-placement.js';
+import { NetworksRepo } from '#src/modules/networks/networks.repo.js';
 import { withAdminInvariant } from './admin-invariant.js';
 import { changedUserFields, userIdentity, userObject } from './users.events.js';
 import { listRowToUser, toUser } from './users.mapper.js';
@@ -203,6 +204,9 @@ export class UsersService {
     await withAdminInvariant(this.db, async (tx) => {
       const repo = new UsersRepo(tx);
       const events: DomainEvent[] = [...modified];
+      // Locations first (lock order, see lockLocationsOfUser): those of the groups it leaves or joins too.
+      const touched = await new GroupsRepo(tx).findManyByName([...current.groups, ...(changingGroups ? (body.groups ?? []) : [])]);
+      await lockLocationsOfUser(tx, target.id, await new NetworksRepo(tx).locationIdsOfGroups(touched.map((g) => g.id)));
       await repo.update(target.id, values).catch(uniqueToProblem);
       if (changingGroups && body.groups !== undefined) {
         const found = await new GroupsRepo(tx).findManyByName(body.groups);
