@@ -12,7 +12,7 @@ import { HttpProblem } from '#src/lib/problem.js';
 import { DevicesRepo } from '#src/modules/devices/devices.repo.js';
 import { type EventActor, userActor } from '#src/modules/events/event-actor.js';
 import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
-import { lockLocationsOfUser, lockLocationsOfUsers, syncUserDevices } from '#src/modules/networks/device-placement.js';
+import { lockLocationsOfUser, lockLocationsOfUsers, syncLocation, syncUserDevices } from '#src/modules/networks/device-placement.js';
 import { NetworksRepo } from '#src/modules/networks/networks.repo.js';
 import { withAdminInvariant } from '#src/modules/users/admin-invariant.js';
 import type { Actor } from '#src/modules/users/users.service.js';
@@ -187,9 +187,17 @@ export class GroupsService {
       const repo = new GroupsRepo(tx);
       const members = (await repo.withMembers([group]))[0]?.members ?? [];
       const users = await resolveUsers(tx, members, 'members');
-      await lockLocationsOfUsers(tx, ids(users), await new NetworksRepo(tx).locationIdsOfGroup(group.id));
+      const networks = new NetworksRepo(tx);
+      const restricted = await networks.locationIdsOfGroup(group.id);
+      await lockLocationsOfUsers(tx, ids(users), restricted);
       await repo.delete(group.id);
       await syncDevicesOf(tx, ids(users));
+      // A location this group was the only allowed group of is open to everyone now: every
+      // user device joins it (a location with other allowed groups keeps its devices).
+      for (const id of [...restricted].sort((a, b) => a - b)) {
+        const location = await networks.lockById(id);
+        if (location) await syncLocation(tx, location);
+      }
       await recordEvent(tx, {
         type: 'group.deleted',
         actor: userActor(actor),
