@@ -63,6 +63,8 @@ async function startOnce(dataDir: string, extraEnv: Record<string, string> = {})
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
+    // stop_ms measures the close itself, not the drain a load balancer needs (SHUTDOWN_DRAIN_SECONDS).
+    SHUTDOWN_DRAIN_SECONDS: '0',
     ...extraEnv,
   };
   // Restarts must not need a password; first starts print a generated one (checked below).

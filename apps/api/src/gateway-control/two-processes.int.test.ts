@@ -68,6 +68,8 @@ it('a device created through process A reaches a gateway connected to process B'
     GRPC_PORT: String(grpcPort),
     SECRET_KEY: 'k'.repeat(40),
     LOG_LEVEL: 'warn',
+    // No load balancer to drain from: stop at once on SIGTERM.
+    SHUTDOWN_DRAIN_SECONDS: '0',
   });
   for (const deadline = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 100))) {
     if (b.child.exitCode !== null) throw new Error(`process B exited ${b.child.exitCode}: ${b.output()}`);

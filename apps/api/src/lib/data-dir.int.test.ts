@@ -38,6 +38,8 @@ async function start(): Promise<{ output: () => string; stop: () => Promise<void
       GRPC_PORT: String(grpcPort),
       ADMIN_PASSWORD: 'Admin123!modes',
       LOG_LEVEL: 'warn',
+      // No load balancer to drain from: stop at once on SIGTERM.
+      SHUTDOWN_DRAIN_SECONDS: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
