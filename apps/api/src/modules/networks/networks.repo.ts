@@ -67,7 +67,9 @@ export class NetworksRepo {
 
   /**
    * Locks the location rows in ascending id order, the lock order of every change to addresses
-   * (see lockLocationsOfUser in device-placement.ts).
+   * (see lockLocationsOfUser in device-placement.ts). `no key update` serialises writers as the
+   * allocation's `for update` does, without blocking foreign-key checks of readers (statistics
+   * recording connections) while a deletion holds it.
    */
   async lockInOrder(ids: Iterable<number>): Promise<void> {
     const sorted = [...new Set(ids)].sort((a, b) => a - b);
@@ -77,7 +79,7 @@ export class NetworksRepo {
       .from(locations)
       .where(inArray(locations.id, sorted))
       .orderBy(asc(locations.id))
-      .for('update');
+      .for('no key update');
   }
 
   /** Locations where the devices hold addresses. */
