@@ -2,7 +2,6 @@ import { type FormEvent, useState } from 'react';
 import { Dialog, FormDialogFooter } from '@/components/Dialog';
 import { FormErrorBanner } from '@/components/FormErrorBanner';
 import { TextField } from '@/components/TextField';
-import { useTranslation } from '@/i18n/use-translation';
 import { issuesFromProblem } from '@/lib/field-errors';
 
 export interface RenameDialogProps {
@@ -23,7 +22,6 @@ export interface RenameDialogProps {
 
 /** A one-field rename dialog (authentication keys, YubiKeys, …). */
 export function RenameDialog(props: RenameDialogProps) {
-  const { t } = useTranslation();
   const [name, setName] = useState(props.initialName);
   const nameIssue = props.error ? issuesFromProblem(props.error)?.name : undefined;
   const onSubmit = (event: FormEvent) => {
