@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { generateKeyPair } from '@palisade/wireguard';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deleteNs, ensureWireGuardTools, inNs, ip, isRoot, removeWireGuardSocket, stopPid, uniqueSuffix } from './support/netns.js';
+import { spawnLines, wireguardGoPid } from './support/line-process.js';
 
 /**
  * The whole agent as operators run it (`bin/palisade-gateway.mjs`, configured by flags) inside a
@@ -41,44 +41,8 @@ const script = {
 
 type Event = { event: string; kind?: string; value?: Record<string, unknown>; port?: number };
 
-/** Spawns inside the namespace and collects stdout lines (JSON when they parse). */
-function spawnInNs(argv: string[]): {
-  child: ChildProcess;
-  lines: string[];
-  waitFor: (match: (line: string) => boolean, ms: number) => Promise<string>;
-} {
-  const child = spawn('ip', ['netns', 'exec', ns, ...argv], { cwd: appDir, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  const waiters: { match: (l: string) => boolean; resolve: (l: string) => void }[] = [];
-  const onLine = (line: string) => {
-    lines.push(line);
-    for (const w of [...waiters]) if (w.match(line)) w.resolve(line);
-  };
-  createInterface({ input: child.stdout! }).on('line', onLine);
-  createInterface({ input: child.stderr! }).on('line', onLine);
-  const waitFor = (match: (line: string) => boolean, ms: number) =>
-    new Promise<string>((resolve, reject) => {
-      const found = lines.find(match);
-      if (found) return resolve(found);
-      const timer = setTimeout(() => reject(new Error(`timeout; output so far:\n${lines.join('\n')}`)), ms);
-      waiters.push({
-        match,
-        resolve: (l) => {
-          clearTimeout(timer);
-          resolve(l);
-        },
-      });
-    });
-  return { child, lines, waitFor };
-}
-
-/** PID of the wireguard-go serving our interface's control socket (the agent started it detached). */
-function wireguardGoPid(): number | undefined {
-  const out = inNs(ns, ['ss', '-xlpn']);
-  const line = out.split('\n').find((l) => l.includes(`/var/run/wireguard/${ifname}.sock`));
-  const pid = line && /pid=(\d+)/.exec(line)?.[1];
-  return pid ? Number(pid) : undefined;
-}
+/** Spawns inside the namespace and collects its output lines. */
+const spawnInNs = (argv: string[]) => spawnLines(['ip', 'netns', 'exec', ns, ...argv], appDir);
 
 describe.skipIf(!canRun)('palisade-gateway daemon (system: netns + wireguard-go + scripted control plane)', () => {
   const started: ChildProcess[] = [];
@@ -86,7 +50,7 @@ describe.skipIf(!canRun)('palisade-gateway daemon (system: netns + wireguard-go 
 
   afterAll(async () => {
     for (const child of started) await stopPid(child.pid);
-    await stopPid(wgPid ?? wireguardGoPid());
+    await stopPid(wgPid ?? wireguardGoPid(ns, ifname));
     removeWireGuardSocket(ifname);
     deleteNs(ns);
   });
@@ -106,7 +70,7 @@ describe.skipIf(!canRun)('palisade-gateway daemon (system: netns + wireguard-go 
     ]);
     started.push(agent.child);
     await server.waitFor((l) => l.includes('"done"'), 30_000);
-    wgPid = wireguardGoPid();
+    wgPid = wireguardGoPid(ns, ifname);
 
     const events = server.lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Event);
     const messages = events.filter((e) => e.event === 'message');

@@ -1,12 +1,12 @@
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { generateKeyPair } from '@palisade/wireguard';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteNs, ensureWireGuardTools, inNs, ip, isRoot, stopPid, uniqueSuffix } from './support/netns.js';
+import { spawnLines, wireguardGoPid } from './support/line-process.js';
 
 /**
  * The gateway container's user model without Docker (docker/gateway.Dockerfile): the agent runs
@@ -97,42 +97,6 @@ function sandbox(work: string, launcher: 'netcaps' | 'none', argv: string[]): st
 
 type Event = { event: string; kind?: string; value?: Record<string, unknown>; port?: number };
 
-function spawnLines(argv: string[]) {
-  const [cmd = '', ...args] = argv;
-  const child = spawn(cmd, args, { cwd: appDir, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  const waiters: { match: (l: string) => boolean; resolve: (l: string) => void }[] = [];
-  const onLine = (line: string) => {
-    lines.push(line);
-    for (const w of [...waiters]) if (w.match(line)) w.resolve(line);
-  };
-  createInterface({ input: child.stdout! }).on('line', onLine);
-  createInterface({ input: child.stderr! }).on('line', onLine);
-  const waitFor = (match: (line: string) => boolean, ms: number) =>
-    new Promise<string>((resolve, reject) => {
-      const found = lines.find(match);
-      if (found) return resolve(found);
-      const timer = setTimeout(() => reject(new Error(`timeout; output so far:\n${lines.join('\n')}`)), ms);
-      waiters.push({
-        match,
-        resolve: (l) => {
-          clearTimeout(timer);
-          resolve(l);
-        },
-      });
-    });
-  return { child, lines, waitFor };
-}
-
-/** PID of the wireguard-go serving our interface's control socket (the agent started it detached). */
-function wireguardGoPid(): number | undefined {
-  const line = inNs(ns, ['ss', '-xlpn'])
-    .split('\n')
-    .find((l) => l.includes(`/var/run/wireguard/${ifname}.sock`) || l.includes(`/run/wireguard/${ifname}.sock`));
-  const pid = line && /pid=(\d+)/.exec(line)?.[1];
-  return pid ? Number(pid) : undefined;
-}
-
 describe.skipIf(!canRun)('gateway container user (system: non-root agent with ambient NET_ADMIN, netns, wireguard-go)', () => {
   const started: ChildProcess[] = [];
   const work = canRun ? mkdtempSync(join(tmpdir(), 'pgw-user-')) : '';
@@ -145,7 +109,7 @@ describe.skipIf(!canRun)('gateway container user (system: non-root agent with am
 
   afterAll(async () => {
     for (const child of started) await stopPid(child.pid);
-    await stopPid(wgPid ?? wireguardGoPid());
+    await stopPid(wgPid ?? wireguardGoPid(ns, ifname));
     deleteNs(ns);
     if (work !== '' && existsSync(work)) rmSync(work, { recursive: true, force: true });
   });
@@ -176,10 +140,10 @@ describe.skipIf(!canRun)('gateway container user (system: non-root agent with am
   });
 
   it('the agent as that user applies and acks what the control plane sends, with wireguard-go and nftables', async () => {
-    const server = spawnLines([
-      'ip',
-      ...['netns', 'exec', ns, 'node', '--import', 'tsx', 'test/support/scripted-control-plane.ts', JSON.stringify(script)],
-    ]);
+    const server = spawnLines(
+      ['ip', ...['netns', 'exec', ns, 'node', '--import', 'tsx', 'test/support/scripted-control-plane.ts', JSON.stringify(script)]],
+      appDir,
+    );
     started.push(server.child);
     const port = (JSON.parse(await server.waitFor((l) => l.includes('"listening"'), 20_000)) as Event).port;
 
@@ -190,10 +154,11 @@ describe.skipIf(!canRun)('gateway container user (system: non-root agent with am
         ...['--grpc-url', `http://127.0.0.1:${port}`, '--token', 'sys-token', '--ifname', ifname],
         ...['--userspace', 'always', '--stats-interval', '1', '--health-port', '0'],
       ]),
+      appDir,
     );
     started.push(agent.child);
     await server.waitFor((l) => l.includes('"done"'), 30_000);
-    wgPid = wireguardGoPid();
+    wgPid = wireguardGoPid(ns, ifname);
 
     const messages = server.lines
       .filter((l) => l.startsWith('{'))
