@@ -4,14 +4,13 @@ import { EnvError, loadEnv } from '#src/env.js';
 import { formatMode, type ModeChange, secureDataDir } from '#src/lib/data-dir.js';
 import { setArgon2Concurrency } from '#src/lib/password.js';
 import { resolveSecretKey } from '#src/lib/secret-key.js';
-import { gracefulShutdown } from '#src/modules/health/drain.js';
+import { gracefulShutdown, SHUTDOWN_CLOSE_DEADLINE_MS } from '#src/modules/health/drain.js';
 import { preloadedLicenceOptions } from '#src/modules/licence/preloaded-options.js';
 import { bootstrap } from '#src/modules/users/bootstrap.service.js';
 import { findWebDist } from '#src/plugins/static-web.js';
 import { buildApp } from './app.js';
 
 /** How long closing may take after the drain (in-flight requests, gateway streams, jobs, the pool). */
-const SHUTDOWN_CLOSE_DEADLINE_MS = 10_000;
 
 async function main(): Promise<void> {
   let env: ReturnType<typeof loadEnv>;

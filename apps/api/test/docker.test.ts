@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { EnvSchema } from '#src/env.js';
+import { SHUTDOWN_CLOSE_DEADLINE_MS } from '#src/modules/health/drain.js';
 
 /**
  * Static checks of docker/compose.yaml and the Dockerfiles (no Docker needed): pinned images, a
@@ -19,6 +20,7 @@ type Service = {
   build?: { context?: string; dockerfile?: string };
   profiles?: string[];
   restart?: string;
+  stop_grace_period?: string;
   depends_on?: Record<string, { condition?: string }> | string[];
   environment?: Record<string, string>;
   ports?: string[];
@@ -147,6 +149,12 @@ describe('docker/compose.yaml', () => {
         if (as?.toUpperCase() === 'AS' && alias) aliases.add(alias);
       }
     }
+  });
+
+  it('gives the API time to drain and close on docker stop (SIGTERM) before Docker kills it', () => {
+    const grace = /^(\d+)s$/.exec(services.palisade?.stop_grace_period ?? '')?.[1];
+    const drainSeconds = EnvSchema.shape.SHUTDOWN_DRAIN_SECONDS.parse(undefined);
+    expect(Number(grace)).toBeGreaterThan(drainSeconds + SHUTDOWN_CLOSE_DEADLINE_MS / 1000);
   });
 
   it('restarts every service unless stopped', () => {

@@ -37,6 +37,9 @@ export const drainPlugin: FastifyPluginAsync<{ drain?: DrainState }> = fp(async 
   });
 });
 
+/** How long main.ts lets the close after the drain take before it exits with status 1. */
+export const SHUTDOWN_CLOSE_DEADLINE_MS = 10_000;
+
 export interface ShutdownLog {
   info(object: object, message: string): void;
   error(object: object, message: string): void;
