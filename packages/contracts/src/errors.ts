@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'request.method_not_allowed',
   'request.rate_limited',
   'internal',
+  'service.unavailable',
   'auth.unauthenticated',
   'auth.forbidden',
   'auth.csrf',

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { boundMessage, FIELD_MESSAGES } from '#src/lib/field-messages.js';
 import { applySecurityHeaders } from './security-headers.js';
+import { isDatabaseUnavailable } from '#src/lib/db-errors.js';
 import { HttpProblem, titleFor } from '#src/lib/problem.js';
 
 interface ValidationItem {
@@ -109,10 +110,24 @@ export function loggableError(error: Error): Error {
   return safe;
 }
 
+/** Retry-After of a 503 for an unreachable database. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const problem = toProblem(error);
     if (problem) return sendProblem(reply, request, problem);
+    if (isDatabaseUnavailable(error)) {
+      // An outage or an exhausted pool, not a fault of the request: 503 so that clients and load
+      // balancers retry later (docs/operations.md#crash-safety).
+      request.log.warn({ err: loggableError(error) }, 'database unavailable');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      return sendProblem(
+        reply,
+        request,
+        new HttpProblem(503, 'service.unavailable', 'The database cannot be reached right now. Try again in a few seconds.'),
+      );
+    }
     request.log.error({ err: loggableError(error) }, 'unhandled error');
     return sendProblem(reply, request, new HttpProblem(500, 'internal', 'Error has occurred.'));
   });

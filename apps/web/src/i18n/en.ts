@@ -214,6 +214,7 @@ export const en = {
   'error.request.method_not_allowed': 'This action is not allowed.',
   'error.request.rate_limited': 'Too many requests. Please wait a moment and try again.',
   'error.internal': 'Error has occurred.',
+  'error.service.unavailable': 'The server cannot reach its database right now. Try again in a few seconds.',
   'error.auth.unauthenticated': 'Your session has ended. Please sign in again.',
   'error.auth.forbidden': 'You do not have permission to do this.',
   'error.auth.csrf': 'The request was blocked for security reasons. Reload the page and try again.',

@@ -202,6 +202,7 @@ export const ko: Catalogue = {
   'error.request.method_not_allowed': '허용되지 않는 작업입니다.',
   'error.request.rate_limited': '요청이 너무 많습니다. 잠시 후 다시 시도하세요.',
   'error.internal': '오류가 발생했습니다.',
+  'error.service.unavailable': '서버가 지금 데이터베이스에 연결할 수 없습니다. 몇 초 후에 다시 시도하세요.',
   'error.auth.unauthenticated': '세션이 종료되었습니다. 다시 로그인하세요.',
   'error.auth.forbidden': '이 작업을 수행할 권한이 없습니다.',
   'error.auth.csrf': '보안상의 이유로 요청이 차단되었습니다. 페이지를 새로 고친 후 다시 시도하세요.',

@@ -216,6 +216,7 @@ export const pl: Catalogue = {
   'error.request.method_not_allowed': 'Ta operacja jest niedozwolona.',
   'error.request.rate_limited': 'Zbyt wiele żądań. Odczekaj chwilę i spróbuj ponownie.',
   'error.internal': 'Wystąpił błąd.',
+  'error.service.unavailable': 'Serwer nie może teraz połączyć się z bazą danych. Spróbuj ponownie za kilka sekund.',
   'error.auth.unauthenticated': 'Twoja sesja wygasła. Zaloguj się ponownie.',
   'error.auth.forbidden': 'Nie masz uprawnień do wykonania tej operacji.',
   'error.auth.csrf': 'Żądanie zostało zablokowane ze względów bezpieczeństwa. Odśwież stronę i spróbuj ponownie.',
