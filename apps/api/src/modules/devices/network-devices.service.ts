@@ -5,7 +5,7 @@ import { randomToken, sha256 } from '#src/lib/crypto.js';
 import { HttpProblem } from '#src/lib/problem.js';
 import { type EventActor, userActor } from '#src/modules/events/event-actor.js';
 import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
-import { lockLocationsOfDevices, placeDevice, syncUserDevices } from '#src/modules/networks/device-placement.js';
+import { lockLocationsOfDevices, lockLocationsOfUsers, placeDevice, syncUserDevices } from '#src/modules/networks/device-placement.js';
 import { checkIp, findFreeIp } from '#src/modules/networks/ip-allocator.js';
 import { renderDeviceConfig } from '#src/modules/networks/network-config.js';
 import { type LocationRow, NetworksRepo } from '#src/modules/networks/networks.repo.js';
@@ -313,6 +313,9 @@ export class NetworkDevicesService {
   ): Promise<void> {
     await tx(this.db, async (t) => {
       const networks = new NetworksRepo(t);
+      // Every location the owners' devices may join or leave, in id order, before the first write
+      // (lock order, see lockLocationsOfUser): this one and those of syncUserDevices below.
+      await lockLocationsOfUsers(t, [...new Set(devices.map((d) => d.user_id))], [locationId]);
       const location = await networks.lockById(locationId);
       if (!location) throw networkNotFound(locationId);
       const repo = new DevicesRepo(t);

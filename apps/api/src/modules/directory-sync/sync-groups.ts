@@ -5,7 +5,8 @@ import { DevicesRepo } from '#src/modules/devices/devices.repo.js';
 import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
 import { groupObject, memberEvent } from '#src/modules/groups/groups.events.js';
 import { type GroupRow, GroupsRepo } from '#src/modules/groups/groups.repo.js';
-import { syncUserDevices } from '#src/modules/networks/device-placement.js';
+import { lockLocationsOfUser, lockLocationsOfUsers, syncUserDevices } from '#src/modules/networks/device-placement.js';
+import { NetworksRepo } from '#src/modules/networks/networks.repo.js';
 import { withAdminInvariant } from '#src/modules/users/admin-invariant.js';
 import { DirectorySyncRepo, type SyncUser } from './directory-sync.repo.js';
 import type { DirectoryClient, DirectoryGroup } from './providers/directory-client.js';
@@ -44,6 +45,12 @@ async function addMembers(db: Db, group: GroupRow, users: SyncUser[]): Promise<n
   if (users.length === 0) return 0;
   return db.transaction(async (raw) => {
     const tx = raw as unknown as Db;
+    // Locations first (lock order, see lockLocationsOfUser): the members' and those the group opens.
+    await lockLocationsOfUsers(
+      tx,
+      users.map((u) => u.id),
+      await new NetworksRepo(tx).locationIdsOfGroup(group.id),
+    );
     const inserted = await new GroupsRepo(tx).addMembers(users.map((u) => ({ groupId: group.id, userId: u.id })));
     await syncDevicesOf(
       tx,
@@ -59,6 +66,7 @@ async function addMembers(db: Db, group: GroupRow, users: SyncUser[]): Promise<n
 async function removeMember(db: Db, group: GroupRow, user: SyncUser): Promise<boolean> {
   try {
     await withAdminInvariant(db, async (tx) => {
+      await lockLocationsOfUser(tx, user.id, await new NetworksRepo(tx).locationIdsOfGroup(group.id));
       if (!(await new GroupsRepo(tx).removeMember(group.id, user.id))) return;
       await syncDevicesOf(tx, [user.id]);
       await recordEvent(tx, withSource(memberEvent('group.member_removed', SYNC_ACTOR, group, user)));

@@ -6,7 +6,7 @@ import { DevicesRepo } from '#src/modules/devices/devices.repo.js';
 import { deviceNameTaken, tx, uniqueDeviceProblem } from '#src/modules/devices/devices.service.js';
 import type { RequestOrigin } from '#src/modules/events/event-actor.js';
 import { recordEvent } from '#src/modules/events/record-event.js';
-import { placeNewUserDevice } from '#src/modules/networks/device-placement.js';
+import { lockLocationsOfUser, placeNewUserDevice } from '#src/modules/networks/device-placement.js';
 import { NetworksRepo } from '#src/modules/networks/networks.repo.js';
 import type { SettingsService } from '#src/modules/settings/settings.service.js';
 import { UsersRepo } from '#src/modules/users/users.repo.js';
@@ -46,6 +46,8 @@ export class ClientDesktopService {
         }
         const devices = new DevicesRepo(t);
         if (await devices.findUserDeviceByName(owner.id, body.name)) throw deviceNameTaken();
+        // Locations first, as every device creation (lock order, see lockLocationsOfUser).
+        await lockLocationsOfUser(t, owner.id);
         const device = await devices.insert({ kind: 'user', name: body.name, wireguardPubkey: body.wireguard_pubkey, userId: owner.id });
         await placeNewUserDevice(t, owner.id, device.id);
         await recordEvent(t, {

@@ -7,7 +7,8 @@ import type { EventActor } from '#src/modules/events/event-actor.js';
 import { type DomainEvent, recordEvent } from '#src/modules/events/record-event.js';
 import { groupObject, memberEvent } from '#src/modules/groups/groups.events.js';
 import { GroupsRepo } from '#src/modules/groups/groups.repo.js';
-import { syncUserDevices } from '#src/modules/networks/device-placement.js';
+import { lockLocationsOfUsers, syncUserDevices } from '#src/modules/networks/device-placement.js';
+import { NetworksRepo } from '#src/modules/networks/networks.repo.js';
 import { withAdminInvariant } from '#src/modules/users/admin-invariant.js';
 import { userIdentity, userObject } from '#src/modules/users/users.events.js';
 import { UsersRepo } from '#src/modules/users/users.repo.js';
@@ -64,6 +65,7 @@ function failure(change: PalisadeChange, error: unknown): FailedChange {
 
 async function applyBatch(db: Db, actor: EventActor, batch: PalisadeChange[]): Promise<void> {
   await withAdminInvariant(db, async (tx) => {
+    await lockLocationsOfBatch(tx, batch);
     const events: DomainEvent[] = [];
     const touched: number[] = [];
     for (const change of batch) events.push(...(await applyOne(tx, actor, change, touched)));
@@ -71,6 +73,28 @@ async function applyBatch(db: Db, actor: EventActor, batch: PalisadeChange[]): P
     for (const userId of withDevices) await syncUserDevices(tx, userId);
     await recordEvent(tx, ...events);
   });
+}
+
+/**
+ * Before the batch's first write, the locations its changes may touch, in id order (lock order,
+ * see lockLocationsOfUser): those of the users it disables, deletes or moves between groups, and
+ * those the groups it changes open. New users and groups have none yet.
+ */
+async function lockLocationsOfBatch(tx: Db, batch: PalisadeChange[]): Promise<void> {
+  const userIds = new Set<number>();
+  const groupIds = new Set<number>();
+  const users = new UsersRepo(tx);
+  const groups = new GroupsRepo(tx);
+  for (const change of batch) {
+    if ('userId' in change) userIds.add(change.userId);
+    if (change.kind !== 'add_member' && change.kind !== 'remove_member') continue;
+    const user = await users.findByUsername(change.username);
+    if (user) userIds.add(user.id);
+    const group = await groups.findByName(change.group);
+    if (group) groupIds.add(group.id);
+  }
+  if (userIds.size === 0) return;
+  await lockLocationsOfUsers(tx, [...userIds], await new NetworksRepo(tx).locationIdsOfGroups([...groupIds]));
 }
 
 const userValues = (set: Partial<SyncAttributes>) => ({
