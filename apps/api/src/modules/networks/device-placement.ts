@@ -30,6 +30,7 @@ export async function placeDevice(
   const current = (held ?? (await new DevicesRepo(tx).ipsOf([deviceId]))).filter(
     (r) => r.deviceId === deviceId && r.locationId === location.id,
   );
+  let present = false;
   for (const address of location.addresses) {
     const cidr = parseCidr(address);
     if (!cidr) continue;
@@ -37,7 +38,11 @@ export async function placeDevice(
       const ip = parseIp(r.ip);
       return ip !== undefined && contains(cidr, ip);
     });
-    if (!has) await repo.insertIp(location.id, deviceId, await allocateIp(repo, location.id, address, reserved));
+    if (has) continue;
+    // A device read before a concurrent deletion committed (a location change locks only its own
+    // location, the deletion only those the device is in): skipped rather than failing on the key.
+    if (!present && !(present = await repo.holdDevice(deviceId))) return;
+    await repo.insertIp(location.id, deviceId, await allocateIp(repo, location.id, address, reserved));
   }
 }
 

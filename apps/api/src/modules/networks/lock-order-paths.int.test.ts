@@ -10,7 +10,7 @@ import { SYSTEM_ACTOR } from '#src/modules/events/event-actor.js';
 import { applyPalisadeChanges } from '#src/modules/ldap/sync-apply-palisade.js';
 import type { PalisadeChange } from '#src/modules/ldap/sync-model.js';
 import { createTestApp, type TestApp } from '#test/helpers.js';
-import { addDevice, createLocation, newKey } from '#test/network-fixtures.js';
+import { addDevice, createLocation, locationBody, newKey } from '#test/network-fixtures.js';
 
 /**
  * The other writers of addresses keep the lock order of lock-order.int.test.ts (locations first,
@@ -28,7 +28,7 @@ describe('concurrent writes to addresses from enrollment, import and sync', () =
   });
   afterAll(() => t.close());
 
-  const inject = (method: 'POST' | 'DELETE', url: string, payload?: object) =>
+  const inject = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: { cookie: admin }, ...(payload ? { payload } : {}) });
 
   type Response = { statusCode: number; body: string };
@@ -217,5 +217,78 @@ describe('concurrent writes to addresses from enrollment, import and sync', () =
     }
     expect(failures).toEqual([]);
     expect(await unplaced(users, [low.id, high.id])).toEqual([]);
+  });
+  // A location update and a network device update lock one location, their first lock; these
+  // tests keep them that way.
+  it('location updates (allowed groups) never deadlock with membership changes and device writes', async () => {
+    expect((await inject('POST', '/api/v1/group', { name: 'lock-loc' })).statusCode).toBe(201);
+    const low = await createLocation(t.app, admin, { address: ['10.102.0.1/22'], allowed_ips: ['10.102.0.0/22'] });
+    const body = locationBody({ name: 'lock-loc-high', address: ['10.103.0.1/22'], allowed_ips: ['10.103.0.0/22'] });
+    const created = await inject('POST', '/api/v1/network', body);
+    expect(created.statusCode).toBe(201);
+    const high = created.json() as { id: number };
+    const { users, devices } = await usersWithDevices('lu', 8, 4);
+    for (const u of users) expect((await inject('POST', '/api/v1/group/lock-loc', { username: u })).statusCode).toBe(200);
+    const { failures, record } = recorder();
+    for (let round = 0; round < 4; round++) {
+      await Promise.all([
+        record(
+          'update location',
+          200,
+          inject('PUT', `/api/v1/network/${high.id}`, { ...body, allowed_groups: round % 2 ? [] : ['lock-loc'] }),
+        ),
+        ...users.flatMap((u, i) => [
+          (round + i) % 2 === 0
+            ? record('remove member', 204, inject('DELETE', `/api/v1/group/lock-loc/user/${u}`))
+            : record('add member', 200, inject('POST', '/api/v1/group/lock-loc', { username: u })),
+          ...deviceWrites(record, u, devices, `lu${round}`),
+        ]),
+      ]);
+    }
+    expect(failures).toEqual([]);
+    // The last round opened the location to everyone.
+    expect(await unplaced(users, [low.id, high.id])).toEqual([]);
+  });
+
+  it('network device address updates never deadlock with network device creations and deletions', async () => {
+    const location = await createLocation(t.app, admin, { address: ['10.104.0.1/22'], allowed_ips: ['10.104.0.0/22'] });
+    const create = async (name: string) => {
+      const res = await inject('POST', '/api/v1/device/network', { name, location_id: location.id, wireguard_pubkey: newKey() });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().device.id as number;
+    };
+    const kept: number[] = [];
+    const doomed: number[] = [];
+    for (let i = 0; i < 8; i++) kept.push(await create(`nk${i}`));
+    for (let i = 0; i < 24; i++) doomed.push(await create(`nd${i}`));
+    const { failures, record } = recorder();
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(
+        kept.flatMap((id, i) => {
+          const victim = doomed.shift();
+          return [
+            record(
+              'update network device',
+              200,
+              inject('PUT', `/api/v1/device/network/${id}`, { name: `nk${i}`, assigned_ips: [`10.104.${round + 1}.${10 + i}`] }),
+            ),
+            record(
+              'create network device',
+              201,
+              inject('POST', '/api/v1/device/network', {
+                name: `nn${round}-${i}`,
+                location_id: location.id,
+                wireguard_pubkey: newKey(),
+              }),
+            ),
+            ...(victim === undefined ? [] : [record('delete network device', 204, inject('DELETE', `/api/v1/device/network/${victim}`))]),
+          ];
+        }),
+      );
+    }
+    expect(failures).toEqual([]);
+    const rows = await t.database.db.execute(sql`
+      select host(di.ip) as ip from device_ips di where di.device_id in (${sql.join(kept, sql`, `)}) order by di.device_id`);
+    expect((rows as unknown as { rows: { ip: string }[] }).rows.map((r) => r.ip)).toEqual(kept.map((_, i) => `10.104.3.${10 + i}`));
   });
 });

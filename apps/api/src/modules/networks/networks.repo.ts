@@ -82,6 +82,15 @@ export class NetworksRepo {
       .for('no key update');
   }
 
+  /**
+   * Whether the device still exists, holding it (`key share`, the lock an address's foreign-key
+   * check takes) until the transaction ends: a deletion that committed meanwhile is seen as gone.
+   */
+  async holdDevice(deviceId: number): Promise<boolean> {
+    const [row] = await this.db.select({ id: devices.id }).from(devices).where(eq(devices.id, deviceId)).for('key share').limit(1);
+    return row !== undefined;
+  }
+
   /** Locations where the devices hold addresses. */
   async locationIdsOfDevices(deviceIds: number[]): Promise<number[]> {
     if (deviceIds.length === 0) return [];
