@@ -41,7 +41,10 @@ export async function placeDevice(
     if (has) continue;
     // A device read before a concurrent deletion committed (a location change locks only its own
     // location, the deletion only those the device is in): skipped rather than failing on the key.
-    if (!present && !(present = await repo.holdDevice(deviceId))) return;
+    if (!present) {
+      if (!(await repo.holdDevice(deviceId))) return;
+      present = true;
+    }
     await repo.insertIp(location.id, deviceId, await allocateIp(repo, location.id, address, reserved));
   }
 }
