@@ -169,6 +169,8 @@ export class DevicesService {
       ...(row.wireguardPubkey !== body.wireguard_pubkey ? ['wireguard_pubkey'] : []),
     ];
     await tx(this.db, async (t) => {
+      // Locations first (lock order, see lockLocationsOfUser): a new key changes the gateway state of each.
+      await lockLocationsOfDevices(t, [id]);
       await new DevicesRepo(t).update(id, { name: body.name, wireguardPubkey: body.wireguard_pubkey });
       await recordEvent(
         t,

@@ -291,4 +291,31 @@ describe('concurrent writes to addresses from enrollment, import and sync', () =
       select host(di.ip) as ip from device_ips di where di.device_id in (${sql.join(kept, sql`, `)}) order by di.device_id`);
     expect((rows as unknown as { rows: { ip: string }[] }).rows.map((r) => r.ip)).toEqual(kept.map((_, i) => `10.104.3.${10 + i}`));
   });
+  it('key rotations of user devices never deadlock with location updates and device writes', async () => {
+    expect((await inject('POST', '/api/v1/group', { name: 'lock-key' })).statusCode).toBe(201);
+    const low = await createLocation(t.app, admin, { address: ['10.105.0.1/22'], allowed_ips: ['10.105.0.0/22'] });
+    const body = locationBody({ name: 'lock-key-high', address: ['10.106.0.1/22'], allowed_ips: ['10.106.0.0/22'] });
+    const created = await inject('POST', '/api/v1/network', body);
+    expect(created.statusCode).toBe(201);
+    const high = created.json() as { id: number };
+    const { users, devices } = await usersWithDevices('lk', 8, 3);
+    const rotating = users.map((u) => devices.get(u)?.pop() ?? 0);
+    for (const u of users.slice(0, 4)) expect((await inject('POST', '/api/v1/group/lock-key', { username: u })).statusCode).toBe(200);
+    const { failures, record } = recorder();
+    for (let round = 0; round < 4; round++) {
+      await Promise.all([
+        record(
+          'update location',
+          200,
+          inject('PUT', `/api/v1/network/${high.id}`, { ...body, allowed_groups: round % 2 ? [] : ['lock-key'] }),
+        ),
+        ...users.flatMap((u, i) => [
+          record('rotate key', 200, inject('PUT', `/api/v1/device/${rotating[i]}`, { name: `rot-${u}`, wireguard_pubkey: newKey() })),
+          ...deviceWrites(record, u, devices, `lk${round}`),
+        ]),
+      ]);
+    }
+    expect(failures).toEqual([]);
+    expect(await unplaced(users, [low.id, high.id])).toEqual([]);
+  });
 });
